@@ -1,0 +1,220 @@
+// The CPU backend: the kernel table, creation, and what it reports.
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "backend_registry.h"
+#include "cpu_context.h"
+
+int rb_cpu_reserve(void **array, int *capacity, int n, size_t elem_size)
+{
+    if (n <= *capacity)
+        return 1;
+    int cap = *capacity > 0 ? *capacity : 256;
+    while (cap < n)
+        cap = cap <= (1 << 29) ? cap * 2 : n;
+    void *p = realloc(*array, (size_t)cap * elem_size);
+    if (!p)
+        return 0;
+    *array = p;
+    *capacity = cap;
+    return 1;
+}
+
+// First "model name" line of /proc/cpuinfo, for rubble info and the bench JSON.
+static void cpu_model(char *out, size_t size)
+{
+    snprintf(out, size, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) == 0) {
+            const char *colon = strchr(line, ':');
+            if (colon) {
+                colon++;
+                while (*colon == ' ' || *colon == '\t')
+                    colon++;
+                snprintf(out, size, "%s", colon);
+                out[strcspn(out, "\n")] = '\0';
+            }
+            break;
+        }
+    }
+    fclose(f);
+}
+
+static int cores(void)
+{
+#ifdef _OPENMP
+    return omp_get_num_procs();
+#else
+    return 1;
+#endif
+}
+
+typedef struct rb_cpu_backend {
+    rb_cpu_ctx c;
+    char device[320];
+} rb_cpu_backend;
+
+static rb_status cpu_create(rb_scene *scene, const rb_backend_config *cfg, rb_backend_ctx **out, char *msg,
+                            size_t msg_size)
+{
+    if (cfg->require_gpu) {
+        snprintf(msg, msg_size, "the CPU backend runs on no GPU");
+        return RB_ERR_BACKEND_UNAVAILABLE;
+    }
+    rb_cpu_backend *b = calloc(1, sizeof *b);
+    if (!b) {
+        snprintf(msg, msg_size, "out of memory creating the CPU backend");
+        return RB_ERR_OUT_OF_MEMORY;
+    }
+    b->c.scene = scene;
+    b->c.threads = cfg->threads;
+    b->c.broad = rb_broad_phase_create();
+    if (!b->c.broad) {
+        free(b);
+        snprintf(msg, msg_size, "out of memory creating the broad phase");
+        return RB_ERR_OUT_OF_MEMORY;
+    }
+    char model[256];
+    cpu_model(model, sizeof model);
+    snprintf(b->device, sizeof b->device, "%s, %d thread%s%s", model, cfg->threads, cfg->threads == 1 ? "" : "s",
+#ifdef _OPENMP
+             ""
+#else
+             " (built without OpenMP)"
+#endif
+    );
+    *out = (rb_backend_ctx *)b;
+    return RB_OK;
+}
+
+static void cpu_destroy(rb_backend_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    rb_broad_phase_destroy(c->broad);
+    free(c->shape_world);
+    free(c->aabb_lo);
+    free(c->aabb_hi);
+    free(c->plane_world);
+    free(c->inv_inertia_world);
+    free(c->pseudo_lin_vel);
+    free(c->pseudo_ang_vel);
+    free(c->color_mask);
+    free(c->island_parent);
+    free(c->island_sleep_time);
+    free(c->wake_group);
+    free(c->manifolds);
+    free(c->cache);
+    free(c->pair_scratch);
+    free(c->pair_offset);
+    free(c->constraints);
+    free(c->points);
+    free(c->color_order);
+    free(c->constraint_color);
+    free(ctx);
+}
+
+static rb_status cpu_probe(char *device, size_t device_size, char *msg, size_t msg_size)
+{
+    char model[256];
+    cpu_model(model, sizeof model);
+    snprintf(device, device_size, "%s", model);
+#ifdef _OPENMP
+    snprintf(msg, msg_size, "%d cores, OpenMP", cores());
+#else
+    snprintf(msg, msg_size, "built without OpenMP: 1 thread");
+#endif
+    return RB_OK;
+}
+
+static const char *cpu_device_name(rb_backend_ctx *ctx) { return ((rb_cpu_backend *)ctx)->device; }
+
+static int cpu_supports_solver(rb_backend_ctx *ctx, int solver)
+{
+    (void)ctx;
+    return solver == RB_SOLVER_BATCHED;
+}
+
+// The scene is stepped in place, so there is nothing to copy; but a shape slot that changed (destroyed,
+// reused, resized) must not warm start from the contacts of what was there before.
+static rb_status cpu_upload(rb_backend_ctx *ctx)
+{
+    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    const rb_scene *s = c->scene;
+    if (!(s->dirty & RB_DIRTY_SHAPES) || c->manifold_count == 0)
+        return RB_OK;
+    // last step's manifolds become the warm-start cache at the next collide: drop those of changed shapes
+    int lo = s->dirty_shape_lo, hi = s->dirty_shape_hi, n = 0;
+    for (int i = 0; i < c->manifold_count; ++i) {
+        const rb_contact_manifold *m = &c->manifolds[i];
+        int touched = (m->shape_a >= lo && m->shape_a < hi) || (m->shape_b >= lo && m->shape_b < hi);
+        if (!touched)
+            c->manifolds[n++] = *m;
+    }
+    c->manifold_count = n;
+    return RB_OK;
+}
+
+static rb_status cpu_get_pairs(rb_backend_ctx *ctx, const rb_pair **pairs, int *count)
+{
+    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    *pairs = c->pairs;
+    *count = c->pair_count;
+    return RB_OK;
+}
+
+static rb_status cpu_get_manifolds(rb_backend_ctx *ctx, const rb_contact_manifold **m, int *count)
+{
+    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    *m = c->manifolds;
+    *count = c->manifold_count;
+    return RB_OK;
+}
+
+static void cpu_get_stats(rb_backend_ctx *ctx, rb_backend_stats *out)
+{
+    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    out->pairs = c->pair_count;
+    out->manifolds = c->manifold_count;
+    out->contacts = c->contact_point_count;
+    out->colors = c->color_count;
+    out->awake_bodies = c->awake_bodies;
+}
+
+static int cpu_frozen(rb_backend_ctx *ctx) { return ((rb_cpu_ctx *)ctx)->frozen_last_step; }
+
+const rb_backend_ops rb_cpu_backend_ops = {
+    .abi_version = RB_BACKEND_ABI_VERSION,
+    .name = "cpu",
+    .create = cpu_create,
+    .destroy = cpu_destroy,
+    .probe = cpu_probe,
+    .device_name = cpu_device_name,
+    .supports_solver = cpu_supports_solver,
+    .upload = cpu_upload,
+    .download = NULL,
+    .integrate_velocities = rb_cpu_integrate_velocities,
+    .update_bounds = rb_cpu_update_bounds,
+    .find_pairs = rb_cpu_find_pairs,
+    .collide = rb_cpu_collide,
+    .build_batches = rb_cpu_build_batches,
+    .correct_penetrations = NULL,
+    .solve_contacts = rb_cpu_solve_contacts,
+    .integrate_positions = rb_cpu_integrate_positions,
+    .update_sleep = rb_cpu_update_sleep,
+    .get_pairs = cpu_get_pairs,
+    .get_manifolds = cpu_get_manifolds,
+    .get_stats = cpu_get_stats,
+    .frozen_in_last_step = cpu_frozen,
+};

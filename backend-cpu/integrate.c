@@ -1,0 +1,73 @@
+// integrate_velocities and integrate_positions: semi-implicit Euler per awake body.
+#include "cpu_context.h"
+#include "kernels/integrate.h"
+
+rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    rb_scene *s = c->scene;
+    int n = s->body_slots;
+    float h = p->dt;
+    int frozen = 0;
+#pragma omp parallel for schedule(static) num_threads(c->threads) reduction(+ : frozen)
+    for (int b = 0; b < n; ++b) {
+        uint32_t f = s->body_flags[b];
+        if ((f & RB_BODY_TYPE_MASK) != RB_BODY_DYNAMIC_T || !(f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN))
+            continue;
+        rb_float3 v = rb_xyz(s->body_lin_vel[b]), w = rb_xyz(s->body_ang_vel[b]);
+        rb_float4 d = s->body_inertia_diag[b], o = s->body_inertia_offdiag[b];
+        rb_mat3 inertia = rb_mat3_symmetric(rb_xyz(d), rb_xyz(o));
+        rb_integrate_velocity(&v, &w, p->gravity, s->body_inv_inertia_diag[b].w, c->inv_inertia_world[b], inertia,
+                              s->body_rot[b], rb_xyz(s->body_force[b]), rb_xyz(s->body_torque[b]), s->body_params[b],
+                              h);
+        if (!rb_is_finite3(v) || !rb_is_finite3(w)) {
+            // caught before the solver, so the non-finite state never reaches the neighbours
+            s->body_lin_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+            s->body_ang_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+            s->body_flags[b] = (f | RB_BODY_FROZEN) & ~RB_BODY_AWAKE;
+            ++frozen;
+            continue;
+        }
+        s->body_lin_vel[b] = rb_f4_from3(v, 0.0f);
+        s->body_ang_vel[b] = rb_f4_from3(w, 0.0f);
+    }
+    c->frozen_last_step = frozen;
+    return RB_OK;
+}
+
+rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    rb_scene *s = c->scene;
+    int n = s->body_slots;
+    float h = p->dt;
+    int frozen = 0;
+#pragma omp parallel for schedule(static) num_threads(c->threads) reduction(+ : frozen)
+    for (int b = 0; b < n; ++b) {
+        uint32_t f = s->body_flags[b];
+        if ((f & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T || !(f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN) ||
+            !(f & RB_BODY_ALIVE))
+            continue;
+        rb_float3 pos = rb_xyz(s->body_pos[b]), v = rb_xyz(s->body_lin_vel[b]), w = rb_xyz(s->body_ang_vel[b]);
+        rb_float4 q = s->body_rot[b];
+        rb_float3 new_pos = pos;
+        rb_float4 new_q = q;
+        // positions move with the real velocity plus this substep's split-impulse correction
+        rb_float3 pv = rb_add(v, rb_xyz(c->pseudo_lin_vel[b])), pw = rb_add(w, rb_xyz(c->pseudo_ang_vel[b]));
+        rb_integrate_position(&new_pos, &new_q, pv, pw, h);
+        int finite = rb_is_finite3(new_pos) && rb_is_finite3(v) && rb_is_finite3(w) &&
+                     rb_is_finite3(rb_f3(new_q.x, new_q.y, new_q.z)) && (new_q.w - new_q.w) == 0.0f;
+        if (!finite) {
+            // keep the last finite pose, stop the body, and take it out of the simulation
+            s->body_lin_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+            s->body_ang_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+            s->body_flags[b] = (f | RB_BODY_FROZEN) & ~RB_BODY_AWAKE;
+            ++frozen;
+            continue;
+        }
+        s->body_pos[b] = rb_f4_from3(new_pos, 0.0f);
+        s->body_rot[b] = new_q;
+    }
+    c->frozen_last_step += frozen;
+    return RB_OK;
+}

@@ -1,0 +1,110 @@
+// The kernel set: one table of functions every backend fills (DESIGN.md §4).
+//
+// The core owns the step sequence and calls these in order, timing each. Backends other than the CPU
+// are shared modules loaded with dlopen; they export
+//     const rb_backend_ops *rb_backend_module_ops(int abi_version);
+// and receive everything else through these structs, so a module needs no symbol from librubble.
+#ifndef RB_CORE_BACKEND_H
+#define RB_CORE_BACKEND_H
+
+#include <stddef.h>
+
+#include "../api/rubble.h"
+#include "kernels/manifold.h"
+#include "scene.h"
+
+// Bumped whenever a struct below changes layout or a function changes meaning.
+#define RB_BACKEND_ABI_VERSION 1
+
+typedef struct rb_backend_ctx rb_backend_ctx;
+
+// Everything a kernel needs to know about the step, resolved by the core (no defaults left).
+typedef struct rb_step_params {
+    float dt;                    // substep length, s
+    float inv_dt;
+    rb_float3 gravity;
+    int iterations;              // velocity iterations
+    int position_iterations;     // split-impulse position iterations
+    int solver;                  // rb_solver, never RB_SOLVER_DEFAULT
+    int enable_sleep;
+    float position_correction;
+    float max_push_velocity;
+    float contact_margin;
+    float linear_slop;
+    float restitution_threshold;
+    float linear_sleep_tolerance;
+    float angular_sleep_tolerance;
+    float time_to_sleep;
+    int substep;                 // 0 .. substeps-1
+    int substeps;
+} rb_step_params;
+
+typedef struct rb_pair {
+    int shape_a; // shape_a < shape_b
+    int shape_b;
+} rb_pair;
+
+// A touching (or speculatively close) pair of shapes after the narrow phase and the solver.
+typedef struct rb_contact_manifold {
+    int shape_a, shape_b; // shape_a < shape_b; the normal points from a to b
+    int body_a, body_b;
+    rb_manifold m;
+    float friction;
+    float restitution;
+    float normal_impulse[RB_MAX_MANIFOLD_POINTS];
+    float tangent_impulse[RB_MAX_MANIFOLD_POINTS][2];
+} rb_contact_manifold;
+
+typedef struct rb_backend_config {
+    int threads;               // resolved thread count (CPU backend), >= 1
+    int require_gpu;           // automatic selection: start only on a GPU device, else fail
+} rb_backend_config;
+
+typedef struct rb_backend_stats {
+    int pairs;
+    int manifolds;
+    int contacts;
+    int colors;
+    int awake_bodies;
+} rb_backend_stats;
+
+typedef struct rb_backend_ops {
+    int abi_version;
+    const char *name;
+
+    // Starts the backend on `scene` (which outlives it). On failure writes a reason to msg.
+    rb_status (*create)(rb_scene *scene, const rb_backend_config *cfg, rb_backend_ctx **out, char *msg, size_t msg_size);
+    void (*destroy)(rb_backend_ctx *ctx);
+    // Without creating anything: can the backend start here, and on which device? (rubble info)
+    rb_status (*probe)(char *device, size_t device_size, char *msg, size_t msg_size);
+    const char *(*device_name)(rb_backend_ctx *ctx);
+    int (*supports_solver)(rb_backend_ctx *ctx, int solver);
+
+    // Host <-> device. upload sends what scene->dirty marks; download brings body state back.
+    rb_status (*upload)(rb_backend_ctx *ctx);
+    rb_status (*download)(rb_backend_ctx *ctx);
+
+    // The kernel set, in the order the core calls them for the batched solver.
+    rb_status (*integrate_velocities)(rb_backend_ctx *ctx, const rb_step_params *p);
+    rb_status (*update_bounds)(rb_backend_ctx *ctx, const rb_step_params *p);
+    rb_status (*find_pairs)(rb_backend_ctx *ctx, const rb_step_params *p);
+    rb_status (*collide)(rb_backend_ctx *ctx, const rb_step_params *p);
+    rb_status (*build_batches)(rb_backend_ctx *ctx, const rb_step_params *p);
+    rb_status (*correct_penetrations)(rb_backend_ctx *ctx, const rb_step_params *p); // may be NULL
+    rb_status (*solve_contacts)(rb_backend_ctx *ctx, const rb_step_params *p);
+    rb_status (*integrate_positions)(rb_backend_ctx *ctx, const rb_step_params *p);
+    rb_status (*update_sleep)(rb_backend_ctx *ctx, const rb_step_params *p);
+
+    // Results of the last step, in canonical order (sorted by shape pair). Host memory owned by
+    // the backend, valid until the next step.
+    rb_status (*get_pairs)(rb_backend_ctx *ctx, const rb_pair **pairs, int *count);
+    rb_status (*get_manifolds)(rb_backend_ctx *ctx, const rb_contact_manifold **manifolds, int *count);
+    void (*get_stats)(rb_backend_ctx *ctx, rb_backend_stats *out);
+    // Bodies whose state went non-finite in the last step (already restored and frozen).
+    int (*frozen_in_last_step)(rb_backend_ctx *ctx);
+} rb_backend_ops;
+
+typedef const rb_backend_ops *(*rb_backend_module_fn)(int abi_version);
+#define RB_BACKEND_MODULE_SYMBOL "rb_backend_module_ops"
+
+#endif

@@ -1,0 +1,67 @@
+// Closest points between points and segments (Ericson, Real-Time Collision Detection, §5.1).
+#ifndef RB_KERNELS_CLOSEST_POINTS_H
+#define RB_KERNELS_CLOSEST_POINTS_H
+
+#include "vec_math.h"
+
+// Parameter t in [0, 1] of the point of segment [a, b] closest to p.
+RB_FN float rb_segment_closest_t(rb_float3 p, rb_float3 a, rb_float3 b)
+{
+    rb_float3 ab = rb_sub(b, a);
+    float l2 = rb_dot(ab, ab);
+    if (l2 <= 1e-20f)
+        return 0.0f;
+    return rb_clampf(rb_dot(rb_sub(p, a), ab) / l2, 0.0f, 1.0f);
+}
+
+RB_FN rb_float3 rb_segment_closest_point(rb_float3 p, rb_float3 a, rb_float3 b)
+{
+    return rb_lerp3(a, b, rb_segment_closest_t(p, a, b));
+}
+
+// Closest points c1 = p1 + s (q1 - p1) and c2 = p2 + t (q2 - p2) of two segments. For parallel
+// segments the result is one of the closest pairs (s chosen at the start of the overlap).
+RB_FN void rb_segment_segment_closest(rb_float3 p1, rb_float3 q1, rb_float3 p2, rb_float3 q2,
+                                      float *s_out, float *t_out, rb_float3 *c1, rb_float3 *c2)
+{
+    const float eps = 1e-12f;
+    rb_float3 d1 = rb_sub(q1, p1);
+    rb_float3 d2 = rb_sub(q2, p2);
+    rb_float3 r = rb_sub(p1, p2);
+    float a = rb_dot(d1, d1);
+    float e = rb_dot(d2, d2);
+    float f = rb_dot(d2, r);
+    float s, t;
+    if (a <= eps && e <= eps) {
+        s = 0.0f;
+        t = 0.0f;
+    } else if (a <= eps) {
+        s = 0.0f;
+        t = rb_clampf(f / e, 0.0f, 1.0f);
+    } else {
+        float c = rb_dot(d1, r);
+        if (e <= eps) {
+            t = 0.0f;
+            s = rb_clampf(-c / a, 0.0f, 1.0f);
+        } else {
+            float b = rb_dot(d1, d2);
+            float denom = a * e - b * b;
+            // parallel: denom ~ 0, pick s = 0 and clamp t; then recompute s from t
+            s = denom > eps * a * e ? rb_clampf((b * f - c * e) / denom, 0.0f, 1.0f) : 0.0f;
+            t = (b * s + f) / e;
+            if (t < 0.0f) {
+                t = 0.0f;
+                s = rb_clampf(-c / a, 0.0f, 1.0f);
+            } else if (t > 1.0f) {
+                t = 1.0f;
+                s = rb_clampf((b - c) / a, 0.0f, 1.0f);
+            }
+        }
+    }
+    *s_out = s;
+    *t_out = t;
+    *c1 = rb_mad(p1, s, d1);
+    *c2 = rb_mad(p2, t, d2);
+}
+
+#endif

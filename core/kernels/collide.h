@@ -1,0 +1,56 @@
+// Narrow-phase dispatch: the manifold of any two shapes, whatever order their types come in.
+#ifndef RB_KERNELS_COLLIDE_H
+#define RB_KERNELS_COLLIDE_H
+
+#include "collide_box_box.h"
+#include "collide_box_plane.h"
+#include "collide_capsule_box.h"
+#include "collide_capsule_capsule.h"
+#include "collide_capsule_plane.h"
+#include "collide_sphere_box.h"
+#include "collide_sphere_capsule.h"
+#include "collide_sphere_plane.h"
+#include "collide_sphere_sphere.h"
+
+// a->type <= b->type. Plane-plane pairs never reach the narrow phase (both static).
+RB_FN void rb_collide_ordered(const rb_geom *a, const rb_geom *b, float margin, rb_manifold *m)
+{
+    rb_manifold_clear(m);
+    int ta = a->type, tb = b->type;
+    if (ta == RB_GEOM_SPHERE) {
+        if (tb == RB_GEOM_SPHERE)
+            rb_collide_sphere_sphere(a, b, margin, m);
+        else if (tb == RB_GEOM_CAPSULE)
+            rb_collide_sphere_capsule(a, b, margin, m);
+        else if (tb == RB_GEOM_BOX)
+            rb_collide_sphere_box(a, b, margin, m);
+        else
+            rb_collide_sphere_plane(a, b, margin, m);
+    } else if (ta == RB_GEOM_CAPSULE) {
+        if (tb == RB_GEOM_CAPSULE)
+            rb_collide_capsule_capsule(a, b, margin, m);
+        else if (tb == RB_GEOM_BOX)
+            rb_collide_capsule_box(a, b, margin, m);
+        else
+            rb_collide_capsule_plane(a, b, margin, m);
+    } else if (ta == RB_GEOM_BOX) {
+        if (tb == RB_GEOM_BOX)
+            rb_collide_box_box(a, b, margin, m);
+        else
+            rb_collide_box_plane(a, b, margin, m);
+    }
+}
+
+// Manifold with the normal from a to b for any type order: a swapped pair is computed in type order
+// and its normal flipped (points, separations and feature ids do not depend on the order).
+RB_FN void rb_collide(const rb_geom *a, const rb_geom *b, float margin, rb_manifold *m)
+{
+    if (a->type <= b->type) {
+        rb_collide_ordered(a, b, margin, m);
+    } else {
+        rb_collide_ordered(b, a, margin, m);
+        m->normal = rb_neg(m->normal);
+    }
+}
+
+#endif

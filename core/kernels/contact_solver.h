@@ -1,0 +1,211 @@
+// Contact constraints for the impulse solvers: preparation, warm start, one projected Gauss-Seidel
+// pass over a manifold, restitution, and the split-impulse position pass. One manifold is one
+// constraint block of up to four points, each with a normal row and two friction rows (Coulomb cone,
+// clamped as a disc).
+//
+// Penetration is removed with split impulses (Catto, GDC 2006; Bullet's splitImpulse): a second PGS
+// pass works on pseudo velocities that move the positions in this substep and are then discarded, so
+// position correction never adds kinetic energy (a Baumgarte term in the real velocities does, and
+// makes tall stacks jump).
+//
+// Conventions: the normal points from A to B; separation < 0 is penetration; a positive impulse
+// pushes B along +n and A along -n. Velocities are passed as private copies, so a backend may keep
+// them in whatever layout it likes.
+#ifndef RB_KERNELS_CONTACT_SOLVER_H
+#define RB_KERNELS_CONTACT_SOLVER_H
+
+#include "contact_frame.h"
+#include "manifold.h"
+
+// One Jacobian row J = [-d, -(ra x d), d, (rb x d)] with its effective mass and accumulated impulse.
+typedef struct rb_contact_row {
+    rb_float3 ra_x;  // ra x d
+    rb_float3 rb_x;  // rb x d
+    rb_float3 ia_x;  // Ia^-1 (ra x d), world frame
+    rb_float3 ib_x;  // Ib^-1 (rb x d)
+    float mass;      // 1 / (J M^-1 J^T)
+    float impulse;   // accumulated over the step, N s
+} rb_contact_row;
+
+typedef struct rb_contact_point {
+    rb_contact_row n, t1, t2;
+    rb_float3 ra, rb;          // contact point relative to each centre of mass
+    float separation;          // at detection
+    float relative_velocity;   // normal approach speed before the step (< 0 approaching), for restitution
+    float max_normal_impulse;  // largest normal impulse seen this step (0 = never touched)
+    float position_impulse;    // accumulated split impulse of this substep
+} rb_contact_point;
+
+// The points of a constraint live in a separate array (`first_point`, `count`), so a one-point sphere
+// contact does not drag three unused points through the cache on every sweep.
+typedef struct rb_contact_constraint {
+    int body_a, body_b;        // body slots; -1 = static (no velocity)
+    float inv_mass_a, inv_mass_b;
+    rb_float3 normal, tangent1, tangent2;
+    float friction, restitution;
+    int count;
+    int first_point;
+} rb_contact_constraint;
+
+// What the solve passes need besides the constraint.
+typedef struct rb_solve_settings {
+    float inv_h;          // 1 / substep
+    float bias_factor;    // fraction of the penetration removed per substep by the position pass
+    float slop;           // penetration left alone, m
+    float max_push;       // cap on the pseudo velocity that removes penetration, m/s
+} rb_solve_settings;
+
+RB_FN rb_contact_row rb_contact_make_row(rb_float3 ra, rb_float3 rb, rb_float3 d, float ima, float imb, rb_mat3 iia,
+                                         rb_mat3 iib, float impulse)
+{
+    rb_contact_row r;
+    r.ra_x = rb_cross(ra, d);
+    r.rb_x = rb_cross(rb, d);
+    r.ia_x = rb_mat3_mulv(iia, r.ra_x);
+    r.ib_x = rb_mat3_mulv(iib, r.rb_x);
+    float k = ima + imb + rb_dot(r.ra_x, r.ia_x) + rb_dot(r.rb_x, r.ib_x);
+    r.mass = k > 0.0f ? 1.0f / k : 0.0f;
+    r.impulse = impulse;
+    return r;
+}
+
+// Relative velocity of B with respect to A along the row's direction d.
+RB_FN float rb_contact_row_velocity(const rb_contact_row *r, rb_float3 d, rb_float3 va, rb_float3 wa, rb_float3 vb,
+                                    rb_float3 wb)
+{
+    return rb_dot(rb_sub(vb, va), d) + rb_dot(wb, r->rb_x) - rb_dot(wa, r->ra_x);
+}
+
+RB_FN void rb_contact_row_apply(const rb_contact_row *r, rb_float3 d, float lambda, float ima, float imb, rb_float3 *va,
+                                rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
+{
+    *va = rb_mad(*va, -ima * lambda, d);
+    *wa = rb_mad(*wa, -lambda, r->ia_x);
+    *vb = rb_mad(*vb, imb * lambda, d);
+    *wb = rb_mad(*wb, lambda, r->ib_x);
+}
+
+// Builds the constraint of one manifold. `impulses` carries warm-start values per point:
+// (normal, tangent1, tangent2, -) — zero for new points. Body A/B: centre of mass, velocities, inverse
+// mass and world inverse inertia (zero for static and kinematic bodies).
+RB_FN void rb_contact_prepare(rb_contact_constraint *c, rb_contact_point *pts, const rb_manifold *m, float friction,
+                              float restitution,
+                              const rb_float4 *impulses, rb_float3 pa, rb_float3 va, rb_float3 wa, float ima,
+                              rb_mat3 iia, rb_float3 pb, rb_float3 vb, rb_float3 wb, float imb, rb_mat3 iib)
+{
+    c->inv_mass_a = ima;
+    c->inv_mass_b = imb;
+    c->normal = m->normal;
+    rb_contact_basis(m->normal, &c->tangent1, &c->tangent2);
+    c->friction = friction;
+    c->restitution = restitution;
+    c->count = m->count;
+    for (int i = 0; i < m->count; ++i) {
+        rb_contact_point *p = &pts[i];
+        rb_float3 x = m->points[i].point;
+        p->ra = rb_sub(x, pa);
+        p->rb = rb_sub(x, pb);
+        p->n = rb_contact_make_row(p->ra, p->rb, c->normal, ima, imb, iia, iib, impulses[i].x);
+        p->t1 = rb_contact_make_row(p->ra, p->rb, c->tangent1, ima, imb, iia, iib, impulses[i].y);
+        p->t2 = rb_contact_make_row(p->ra, p->rb, c->tangent2, ima, imb, iia, iib, impulses[i].z);
+        p->separation = m->points[i].separation;
+        p->position_impulse = 0.0f;
+        p->relative_velocity = rb_contact_row_velocity(&p->n, c->normal, va, wa, vb, wb);
+        p->max_normal_impulse = 0.0f;
+    }
+}
+
+// Applies last step's impulses (warm start), so a resting stack starts from its converged state.
+RB_FN void rb_contact_warm_start(const rb_contact_constraint *c, const rb_contact_point *pts, rb_float3 *va,
+                                 rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
+{
+    for (int i = 0; i < c->count; ++i) {
+        const rb_contact_point *p = &pts[i];
+        rb_contact_row_apply(&p->n, c->normal, p->n.impulse, c->inv_mass_a, c->inv_mass_b, va, wa, vb, wb);
+        rb_contact_row_apply(&p->t1, c->tangent1, p->t1.impulse, c->inv_mass_a, c->inv_mass_b, va, wa, vb, wb);
+        rb_contact_row_apply(&p->t2, c->tangent2, p->t2.impulse, c->inv_mass_a, c->inv_mass_b, va, wa, vb, wb);
+    }
+}
+
+// One projected Gauss-Seidel pass over the block's velocities: normal rows, then friction.
+// A speculative point (separation > 0) lets the bodies approach by at most the gap in one substep;
+// a touching or penetrating point stops the approach. Penetration itself is left to the position pass.
+RB_FN void rb_contact_solve(const rb_contact_constraint *c, rb_contact_point *pts, rb_solve_settings st, rb_float3 *va,
+                            rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
+{
+    float ima = c->inv_mass_a, imb = c->inv_mass_b;
+    for (int i = 0; i < c->count; ++i) {
+        rb_contact_point *p = &pts[i];
+        float bias = p->separation > 0.0f ? p->separation * st.inv_h : 0.0f;
+        float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
+        float lambda = -p->n.mass * (vn + bias);
+        float total = rb_maxf(p->n.impulse + lambda, 0.0f);
+        lambda = total - p->n.impulse;
+        p->n.impulse = total;
+        p->max_normal_impulse = rb_maxf(p->max_normal_impulse, total);
+        rb_contact_row_apply(&p->n, c->normal, lambda, ima, imb, va, wa, vb, wb);
+    }
+    for (int i = 0; i < c->count; ++i) {
+        rb_contact_point *p = &pts[i];
+        float limit = c->friction * p->n.impulse;
+        float v1 = rb_contact_row_velocity(&p->t1, c->tangent1, *va, *wa, *vb, *wb);
+        float v2 = rb_contact_row_velocity(&p->t2, c->tangent2, *va, *wa, *vb, *wb);
+        float new1 = p->t1.impulse - p->t1.mass * v1;
+        float new2 = p->t2.impulse - p->t2.mass * v2;
+        // Coulomb cone: |(new1, new2)| <= mu * normal impulse
+        float len2 = new1 * new1 + new2 * new2;
+        if (len2 > limit * limit) {
+            float scale = len2 > 0.0f ? limit / rb_sqrtf(len2) : 0.0f;
+            new1 *= scale;
+            new2 *= scale;
+        }
+        float d1 = new1 - p->t1.impulse, d2 = new2 - p->t2.impulse;
+        p->t1.impulse = new1;
+        p->t2.impulse = new2;
+        rb_contact_row_apply(&p->t1, c->tangent1, d1, ima, imb, va, wa, vb, wb);
+        rb_contact_row_apply(&p->t2, c->tangent2, d2, ima, imb, va, wa, vb, wb);
+    }
+}
+
+// One pass of the split-impulse position correction on pseudo velocities (pva, pwa, pvb, pwb): drives
+// each penetrating point's normal pseudo velocity to bias_factor * (penetration - slop) / h.
+RB_FN void rb_contact_solve_position(const rb_contact_constraint *c, rb_contact_point *pts, rb_solve_settings st,
+                                     rb_float3 *pva, rb_float3 *pwa, rb_float3 *pvb, rb_float3 *pwb)
+{
+    for (int i = 0; i < c->count; ++i) {
+        rb_contact_point *p = &pts[i];
+        float error = p->separation + st.slop; // < 0: penetrating beyond the slop
+        if (error >= 0.0f)
+            continue;
+        float target = rb_minf(-st.bias_factor * st.inv_h * error, st.max_push);
+        float vn = rb_contact_row_velocity(&p->n, c->normal, *pva, *pwa, *pvb, *pwb);
+        float lambda = p->n.mass * (target - vn);
+        float total = rb_maxf(p->position_impulse + lambda, 0.0f);
+        lambda = total - p->position_impulse;
+        p->position_impulse = total;
+        rb_contact_row_apply(&p->n, c->normal, lambda, c->inv_mass_a, c->inv_mass_b, pva, pwa, pvb, pwb);
+    }
+}
+
+// Restitution after the velocity iterations: points that were approaching faster than `threshold`
+// and took an impulse get a separating speed of restitution * approach speed (Box2D v3's scheme).
+RB_FN void rb_contact_restitution(const rb_contact_constraint *c, rb_contact_point *pts, float threshold, rb_float3 *va,
+                                  rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
+{
+    if (c->restitution == 0.0f)
+        return;
+    for (int i = 0; i < c->count; ++i) {
+        rb_contact_point *p = &pts[i];
+        if (p->relative_velocity > -threshold || p->max_normal_impulse == 0.0f)
+            continue;
+        float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
+        float lambda = -p->n.mass * (vn + c->restitution * p->relative_velocity);
+        float total = rb_maxf(p->n.impulse + lambda, 0.0f);
+        lambda = total - p->n.impulse;
+        p->n.impulse = total;
+        p->max_normal_impulse = rb_maxf(p->max_normal_impulse, total);
+        rb_contact_row_apply(&p->n, c->normal, lambda, c->inv_mass_a, c->inv_mass_b, va, wa, vb, wb);
+    }
+}
+
+#endif

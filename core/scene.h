@@ -1,0 +1,84 @@
+// The host copy of a world's scene: structure-of-arrays, float32, vectors padded to 16 bytes.
+//
+// This is what the application creates, edits and reads. The CPU backend steps these arrays in
+// place; a GPU backend keeps a device copy, uploads what `dirty` marks and downloads on request.
+// Arrays may move when they grow: backends read the pointers from the scene on every call.
+#ifndef RB_CORE_SCENE_H
+#define RB_CORE_SCENE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/shape_geom.h"
+
+// body_flags bits. The low two bits are the body type (rb_body_type values).
+#define RB_BODY_TYPE_MASK 0x3u
+#define RB_BODY_STATIC_T 0u
+#define RB_BODY_KINEMATIC_T 1u
+#define RB_BODY_DYNAMIC_T 2u
+#define RB_BODY_ALIVE 0x04u        // slot holds a body
+#define RB_BODY_AWAKE 0x08u        // integrated and solved (never set on static bodies)
+#define RB_BODY_FROZEN 0x10u       // state went non-finite once; excluded from simulation
+#define RB_BODY_SLEEP_ENABLED 0x20u
+#define RB_BODY_FIXED_MASS 0x40u   // mass given by the application, not from shape densities
+
+// dirty bits: what the application changed since the backend last saw the scene
+#define RB_DIRTY_BODY_STATE 0x1u    // pos, rot, velocities, forces, flags
+#define RB_DIRTY_BODY_PROPS 0x2u    // mass, inertia, damping, local centre
+#define RB_DIRTY_SHAPES 0x4u        // shape set, geometry or materials
+#define RB_DIRTY_ALL 0x7u
+
+typedef struct rb_scene {
+    // ---- bodies, slots [0, body_slots) ----
+    int body_slots;
+    int body_capacity;
+    rb_float4 *body_pos;              // centre of mass, world
+    rb_float4 *body_rot;              // orientation quaternion (x, y, z, w)
+    rb_float4 *body_lin_vel;          // of the centre of mass
+    rb_float4 *body_ang_vel;          // world frame
+    rb_float4 *body_force;            // accumulated until the end of the step
+    rb_float4 *body_torque;
+    rb_float4 *body_local_center;     // xyz: centre of mass in the body frame; w: bounding radius about it
+    rb_float4 *body_inertia_diag;     // local inertia about the centre: (Ixx, Iyy, Izz, mass)
+    rb_float4 *body_inertia_offdiag;  // (Ixy, Ixz, Iyz, 0)
+    rb_float4 *body_inv_inertia_diag; // inverse of the local tensor: (xx, yy, zz, inv_mass)
+    rb_float4 *body_inv_inertia_offdiag; // (xy, xz, yz, 0)
+    rb_float4 *body_params;           // (linear damping, angular damping, gravity scale, sleep time)
+    uint32_t *body_flags;
+    int *body_sleep_group;            // island the body fell asleep with (-1 while awake)
+
+    // ---- shapes, slots [0, shape_slots) ----
+    int shape_slots;
+    int shape_capacity;
+    int *shape_body;                  // owning body slot; -1 for a free shape slot
+    int *shape_type;                  // RB_GEOM_*
+    rb_float4 *shape_local_pos;       // relative to the body origin (not the centre of mass)
+    rb_float4 *shape_local_rot;
+    rb_float4 *shape_params;          // rb_geom params; planes in the body frame
+    rb_float4 *shape_material;        // (friction, restitution, density, 0)
+    uint32_t *shape_filter;           // 2 per shape: category bits, mask bits
+
+    // ---- change tracking for device backends ----
+    uint32_t dirty;
+    int dirty_body_lo, dirty_body_hi;   // body slot range [lo, hi) with dirty state or props
+    int dirty_shape_lo, dirty_shape_hi;
+} rb_scene;
+
+int rb_scene_reserve_bodies(rb_scene *s, int capacity);
+int rb_scene_reserve_shapes(rb_scene *s, int capacity);
+void rb_scene_free(rb_scene *s);
+void rb_scene_mark_body(rb_scene *s, int body, uint32_t what);
+void rb_scene_mark_shape(rb_scene *s, int shape);
+void rb_scene_clear_dirty(rb_scene *s);
+
+static inline uint32_t rb_scene_body_type(const rb_scene *s, int b) { return s->body_flags[b] & RB_BODY_TYPE_MASK; }
+
+// World pose of a body's origin (positions are stored at the centre of mass).
+static inline rb_xform rb_scene_body_origin(const rb_scene *s, int b)
+{
+    rb_float4 q = s->body_rot[b];
+    rb_float3 c = rb_rotate(q, rb_xyz(s->body_local_center[b]));
+    return rb_xform_make(rb_sub(rb_xyz(s->body_pos[b]), c), q);
+}
+
+#endif

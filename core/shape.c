@@ -1,0 +1,478 @@
+// Shapes: creation, destruction and properties. A shape belongs to one body; its mass joins the body's.
+#include <stdlib.h>
+#include <string.h>
+
+#include "world.h"
+
+#define RB_MAX_SHAPE_SIZE 1.0e6f // m; larger values are almost certainly unit mistakes
+
+rb_shape_def rb_default_shape_def(void)
+{
+    rb_shape_def d;
+    memset(&d, 0, sizeof d);
+    d.local_rotation = (rb_quat){0.0f, 0.0f, 0.0f, 1.0f};
+    d.density = 1000.0f;
+    d.friction = 0.6f;
+    d.restitution = 0.0f;
+    d.category_bits = 1u;
+    d.mask_bits = 0xffffffffu;
+    d.internal_value = RB_DEF_COOKIE;
+    return d;
+}
+
+static void *grow_array(void *p, int old_n, int new_n, size_t size)
+{
+    void *q = realloc(p, (size_t)new_n * size);
+    if (q)
+        memset((char *)q + (size_t)old_n * size, 0, (size_t)(new_n - old_n) * size);
+    return q;
+}
+
+rb_status rb_reserve_shape_slots(rb_world *w, int n)
+{
+    if (n <= w->scene.shape_capacity && w->shape_generation)
+        return RB_OK;
+    int cap = w->scene.shape_capacity > 0 ? w->scene.shape_capacity : 64;
+    while (cap < n)
+        cap = cap < RB_MAX_SHAPES / 2 ? cap * 2 : RB_MAX_SHAPES;
+    int old = w->scene.shape_capacity;
+    void *p;
+#define GROW(field, type)                                                                          \
+    if (!(p = grow_array(w->field, old, cap, sizeof(type))))                                       \
+        return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing shapes to %d", cap);         \
+    w->field = p;
+    GROW(shape_generation, uint16_t)
+    GROW(shape_user_data, void *)
+    GROW(shape_next, int)
+    GROW(shape_free, int)
+#undef GROW
+    for (int i = old; i < cap; ++i)
+        w->shape_generation[i] = w->generation;
+    if (!rb_scene_reserve_shapes(&w->scene, cap))
+        return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing shapes to %d", cap);
+    return RB_OK;
+}
+
+rb_shape_id rb_make_shape_id(const rb_world *w, int slot)
+{
+    rb_shape_id id = {slot + 1, (uint16_t)w->index, w->shape_generation[slot]};
+    return id;
+}
+
+rb_world *rb_get_shape(rb_shape_id id, int *slot, rb_status *status)
+{
+    uint16_t gen;
+    if (id.index1 <= 0 || id.world0 >= RB_MAX_WORLDS) {
+        *status = rb_fail_global(RB_ERR_STALE_ID, "shape id is null or malformed (index %d)", id.index1);
+        return NULL;
+    }
+    if (!rb_world_slot_live(id.world0, &gen)) {
+        *status = rb_fail_global(RB_ERR_STALE_ID, "shape id %d belongs to a destroyed world", id.index1);
+        return NULL;
+    }
+    rb_world *w = rb_get_world((rb_world_id){(uint16_t)(id.world0 + 1), gen}, status);
+    int sh = id.index1 - 1;
+    if (sh >= w->scene.shape_slots || w->scene.shape_body[sh] < 0 || w->shape_generation[sh] != id.generation) {
+        *status = rb_fail(w, RB_ERR_STALE_ID, "shape id %d (generation %u) refers to a destroyed shape", id.index1,
+                          id.generation);
+        return NULL;
+    }
+    *slot = sh;
+    *status = RB_OK;
+    return w;
+}
+
+bool rb_shape_is_valid(rb_shape_id id)
+{
+    uint16_t gen;
+    if (id.index1 <= 0 || id.world0 >= RB_MAX_WORLDS || !rb_world_slot_live(id.world0, &gen))
+        return false;
+    rb_status s;
+    rb_world *w = rb_get_world((rb_world_id){(uint16_t)(id.world0 + 1), gen}, &s);
+    int sh = id.index1 - 1;
+    return w && sh < w->scene.shape_slots && w->scene.shape_body[sh] >= 0 && w->shape_generation[sh] == id.generation;
+}
+
+bool rb_shape_equal(rb_shape_id a, rb_shape_id b)
+{
+    return a.index1 == b.index1 && a.world0 == b.world0 && a.generation == b.generation;
+}
+
+static rb_status validate_shape_def(rb_world *w, const rb_shape_def *d, rb_quat *rot)
+{
+    if (!d)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape def must not be NULL");
+    if (d->internal_value != RB_DEF_COOKIE)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape def was not initialised with rb_default_shape_def()");
+    if (!rb_finite_vec3(d->local_position) || fabsf(d->local_position.x) > RB_MAX_SHAPE_SIZE ||
+        fabsf(d->local_position.y) > RB_MAX_SHAPE_SIZE || fabsf(d->local_position.z) > RB_MAX_SHAPE_SIZE)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape local_position must be finite and within %g m, got (%g, %g, %g)",
+                       RB_MAX_SHAPE_SIZE, d->local_position.x, d->local_position.y, d->local_position.z);
+    *rot = d->local_rotation;
+    if (!rb_check_quat(rot))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape local_rotation must be a finite unit quaternion");
+    if (!(d->density >= 0.0f) || !isfinite(d->density))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape density must be finite and >= 0, got %g", d->density);
+    if (!(d->friction >= 0.0f) || !isfinite(d->friction))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape friction must be finite and >= 0, got %g", d->friction);
+    if (!(d->restitution >= 0.0f && d->restitution <= 1.0f))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape restitution must be in [0, 1], got %g", d->restitution);
+    return RB_OK;
+}
+
+static rb_status check_size(rb_world *w, const char *name, float v, bool allow_zero)
+{
+    bool ok = isfinite(v) && (allow_zero ? v >= 0.0f : v > 0.0f) && v <= RB_MAX_SHAPE_SIZE;
+    if (!ok)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "%s must be finite, %s and at most %g m, got %g", name,
+                       allow_zero ? ">= 0" : "> 0", RB_MAX_SHAPE_SIZE, v);
+    return RB_OK;
+}
+
+// Adds a shape to a body; on any failure the body and world are left as they were.
+static rb_status create_shape(rb_body_id body_id, const rb_shape_def *def, int type, rb_float4 params,
+                              rb_shape_id *out)
+{
+    rb_status s;
+    int b;
+    rb_world *w = rb_get_body(body_id, &b, &s);
+    if (!w)
+        return s;
+    if (!out)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape output id pointer must not be NULL");
+    rb_quat rot;
+    if ((s = validate_shape_def(w, def, &rot)) != RB_OK)
+        return s;
+    if ((s = rb_sync_from_backend(w)) != RB_OK)
+        return s;
+    rb_scene *sc = &w->scene;
+    if (type == RB_GEOM_PLANE && rb_scene_body_type(sc, b) != RB_BODY_STATIC_T)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "plane shapes are allowed on static bodies only");
+
+    int sh;
+    bool from_free = w->shape_free_count > 0;
+    if (from_free) {
+        sh = w->shape_free[w->shape_free_count - 1];
+    } else {
+        if (sc->shape_slots >= RB_MAX_SHAPES)
+            return rb_fail(w, RB_ERR_CAPACITY, "too many shapes: at most %d", RB_MAX_SHAPES);
+        if ((s = rb_reserve_shape_slots(w, sc->shape_slots + 1)) != RB_OK)
+            return s;
+        sh = sc->shape_slots;
+    }
+    sc->shape_body[sh] = b;
+    sc->shape_type[sh] = type;
+    sc->shape_local_pos[sh] = rb_f4(def->local_position.x, def->local_position.y, def->local_position.z, 0.0f);
+    sc->shape_local_rot[sh] = rb_f4(rot.x, rot.y, rot.z, rot.w);
+    sc->shape_params[sh] = params;
+    sc->shape_material[sh] = rb_f4(def->friction, def->restitution, def->density, 0.0f);
+    sc->shape_filter[2 * sh] = def->category_bits;
+    sc->shape_filter[2 * sh + 1] = def->mask_bits;
+    w->shape_next[sh] = w->body_first_shape[b];
+    w->body_first_shape[b] = sh;
+    w->body_shape_count[b]++;
+    uint32_t old_flags = sc->body_flags[b];
+    sc->body_flags[b] &= ~RB_BODY_FIXED_MASS; // a new shape brings its own mass
+
+    if ((s = rb_update_body_mass(w, b, true)) != RB_OK) {
+        // undo: unlink and free the slot again
+        w->body_first_shape[b] = w->shape_next[sh];
+        w->body_shape_count[b]--;
+        sc->shape_body[sh] = -1;
+        sc->shape_type[sh] = -1;
+        sc->body_flags[b] = old_flags;
+        return s;
+    }
+    if (from_free)
+        w->shape_free_count--;
+    else
+        sc->shape_slots++;
+    w->shape_generation[sh]++;
+    w->shape_user_data[sh] = def->user_data;
+    w->shape_count++;
+    rb_update_body_mass(w, b, false);
+    rb_scene_mark_shape(sc, sh);
+    rb_wake_body(w, b);
+    *out = rb_make_shape_id(w, sh);
+    return RB_OK;
+}
+
+static rb_status body_world(rb_body_id id, rb_world **w)
+{
+    rb_status s;
+    int b;
+    *w = rb_get_body(id, &b, &s);
+    return s;
+}
+
+rb_status rb_create_sphere_shape(rb_body_id body, const rb_shape_def *def, const rb_sphere *sphere, rb_shape_id *out)
+{
+    rb_world *w;
+    rb_status s = body_world(body, &w);
+    if (s != RB_OK)
+        return s;
+    if (!sphere)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "sphere must not be NULL");
+    if ((s = check_size(w, "sphere radius", sphere->radius, false)) != RB_OK)
+        return s;
+    return create_shape(body, def, RB_GEOM_SPHERE, rb_f4(sphere->radius, 0.0f, 0.0f, 0.0f), out);
+}
+
+rb_status rb_create_capsule_shape(rb_body_id body, const rb_shape_def *def, const rb_capsule *capsule, rb_shape_id *out)
+{
+    rb_world *w;
+    rb_status s = body_world(body, &w);
+    if (s != RB_OK)
+        return s;
+    if (!capsule)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "capsule must not be NULL");
+    if ((s = check_size(w, "capsule radius", capsule->radius, false)) != RB_OK ||
+        (s = check_size(w, "capsule half_length", capsule->half_length, true)) != RB_OK)
+        return s;
+    return create_shape(body, def, RB_GEOM_CAPSULE, rb_f4(capsule->half_length, capsule->radius, 0.0f, 0.0f), out);
+}
+
+rb_status rb_create_box_shape(rb_body_id body, const rb_shape_def *def, const rb_box *box, rb_shape_id *out)
+{
+    rb_world *w;
+    rb_status s = body_world(body, &w);
+    if (s != RB_OK)
+        return s;
+    if (!box)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "box must not be NULL");
+    if ((s = check_size(w, "box half_extents.x", box->half_extents.x, false)) != RB_OK ||
+        (s = check_size(w, "box half_extents.y", box->half_extents.y, false)) != RB_OK ||
+        (s = check_size(w, "box half_extents.z", box->half_extents.z, false)) != RB_OK)
+        return s;
+    return create_shape(body, def, RB_GEOM_BOX, rb_f4(box->half_extents.x, box->half_extents.y, box->half_extents.z, 0.0f),
+                        out);
+}
+
+rb_status rb_create_plane_shape(rb_body_id body, const rb_shape_def *def, const rb_plane *plane, rb_shape_id *out)
+{
+    rb_world *w;
+    rb_status s = body_world(body, &w);
+    if (s != RB_OK)
+        return s;
+    if (!plane)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "plane must not be NULL");
+    float len = sqrtf(plane->normal.x * plane->normal.x + plane->normal.y * plane->normal.y +
+                      plane->normal.z * plane->normal.z);
+    if (!rb_finite_vec3(plane->normal) || !(len > 1e-6f))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "plane normal must be finite and non-zero, got (%g, %g, %g)",
+                       plane->normal.x, plane->normal.y, plane->normal.z);
+    if (!isfinite(plane->offset))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "plane offset must be finite, got %g", plane->offset);
+    // (n, d) scaled together so the plane stays the same set of points
+    return create_shape(body, def, RB_GEOM_PLANE,
+                        rb_f4(plane->normal.x / len, plane->normal.y / len, plane->normal.z / len, plane->offset / len),
+                        out);
+}
+
+rb_status rb_destroy_shape(rb_shape_id id)
+{
+    rb_status s;
+    int sh;
+    rb_world *w = rb_get_shape(id, &sh, &s);
+    if (!w)
+        return s;
+    if ((s = rb_sync_from_backend(w)) != RB_OK)
+        return s;
+    rb_scene *sc = &w->scene;
+    int b = sc->shape_body[sh];
+    // unlink from the body's list
+    int *link = &w->body_first_shape[b];
+    while (*link != sh)
+        link = &w->shape_next[*link];
+    *link = w->shape_next[sh];
+    w->body_shape_count[b]--;
+    int saved_type = sc->shape_type[sh];
+    sc->shape_body[sh] = -1;
+    sc->shape_type[sh] = -1;
+    uint32_t old_flags = sc->body_flags[b];
+    sc->body_flags[b] &= ~RB_BODY_FIXED_MASS;
+    if ((s = rb_update_body_mass(w, b, true)) != RB_OK) {
+        // removing the last massive shape of a dynamic body: refuse, restore the link
+        sc->shape_body[sh] = b;
+        sc->shape_type[sh] = saved_type;
+        w->shape_next[sh] = *link;
+        *link = sh;
+        w->body_shape_count[b]++;
+        sc->body_flags[b] = old_flags;
+        return s;
+    }
+    rb_wake_touching(w, b);
+    w->contacts_stale = true;
+    w->shape_generation[sh]++;
+    w->shape_user_data[sh] = NULL;
+    w->shape_free[w->shape_free_count++] = sh;
+    w->shape_count--;
+    rb_update_body_mass(w, b, false);
+    rb_wake_body(w, b);
+    rb_scene_mark_shape(sc, sh);
+    return RB_OK;
+}
+
+#define SHAPE_OR_RETURN(id, w, sh)                                                                 \
+    rb_status s_;                                                                                  \
+    int sh;                                                                                        \
+    rb_world *w = rb_get_shape(id, &sh, &s_);                                                      \
+    if (!w)                                                                                        \
+        return s_;
+
+rb_status rb_shape_get_type(rb_shape_id id, rb_shape_type *out)
+{
+    SHAPE_OR_RETURN(id, w, sh)
+    if (!out)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_shape_get_type: out must not be NULL");
+    *out = (rb_shape_type)w->scene.shape_type[sh];
+    return RB_OK;
+}
+
+rb_status rb_shape_get_body(rb_shape_id id, rb_body_id *out)
+{
+    SHAPE_OR_RETURN(id, w, sh)
+    if (!out)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_shape_get_body: out must not be NULL");
+    *out = rb_make_body_id(w, w->scene.shape_body[sh]);
+    return RB_OK;
+}
+
+static rb_status get_geometry(rb_shape_id id, int type, rb_float4 *params)
+{
+    SHAPE_OR_RETURN(id, w, sh)
+    if (!params)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "geometry output must not be NULL");
+    if (w->scene.shape_type[sh] != type)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape %d is not of the requested type", id.index1);
+    *params = w->scene.shape_params[sh];
+    return RB_OK;
+}
+
+rb_status rb_shape_get_sphere(rb_shape_id id, rb_sphere *out)
+{
+    rb_float4 p;
+    rb_status s = get_geometry(id, RB_GEOM_SPHERE, out ? &p : NULL);
+    if (s == RB_OK)
+        out->radius = p.x;
+    return s;
+}
+
+rb_status rb_shape_get_capsule(rb_shape_id id, rb_capsule *out)
+{
+    rb_float4 p;
+    rb_status s = get_geometry(id, RB_GEOM_CAPSULE, out ? &p : NULL);
+    if (s == RB_OK)
+        *out = (rb_capsule){p.x, p.y};
+    return s;
+}
+
+rb_status rb_shape_get_box(rb_shape_id id, rb_box *out)
+{
+    rb_float4 p;
+    rb_status s = get_geometry(id, RB_GEOM_BOX, out ? &p : NULL);
+    if (s == RB_OK)
+        out->half_extents = (rb_vec3){p.x, p.y, p.z};
+    return s;
+}
+
+rb_status rb_shape_get_plane(rb_shape_id id, rb_plane *out)
+{
+    rb_float4 p;
+    rb_status s = get_geometry(id, RB_GEOM_PLANE, out ? &p : NULL);
+    if (s == RB_OK)
+        *out = (rb_plane){{p.x, p.y, p.z}, p.w};
+    return s;
+}
+
+rb_status rb_shape_get_local_transform(rb_shape_id id, rb_transform *out)
+{
+    SHAPE_OR_RETURN(id, w, sh)
+    if (!out)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_shape_get_local_transform: out must not be NULL");
+    rb_float4 p = w->scene.shape_local_pos[sh], q = w->scene.shape_local_rot[sh];
+    *out = (rb_transform){{p.x, p.y, p.z}, {q.x, q.y, q.z, q.w}};
+    return RB_OK;
+}
+
+static rb_status set_material(rb_shape_id id, int which, float v)
+{
+    SHAPE_OR_RETURN(id, w, sh)
+    const char *names[] = {"friction", "restitution", "density"};
+    bool ok = isfinite(v) && v >= 0.0f && (which != 1 || v <= 1.0f);
+    if (!ok)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape %s must be finite and %s, got %g", names[which],
+                       which == 1 ? "in [0, 1]" : ">= 0", v);
+    if ((s_ = rb_sync_from_backend(w)) != RB_OK)
+        return s_;
+    rb_scene *sc = &w->scene;
+    rb_float4 old = sc->shape_material[sh];
+    if (which == 0)
+        sc->shape_material[sh].x = v;
+    else if (which == 1)
+        sc->shape_material[sh].y = v;
+    else
+        sc->shape_material[sh].z = v;
+    if (which == 2) {
+        int b = sc->shape_body[sh];
+        if ((s_ = rb_update_body_mass(w, b, true)) != RB_OK) {
+            sc->shape_material[sh] = old;
+            return s_;
+        }
+        rb_update_body_mass(w, b, false);
+    }
+    rb_scene_mark_shape(sc, sh);
+    return RB_OK;
+}
+
+static rb_status get_material(rb_shape_id id, int which, float *out)
+{
+    SHAPE_OR_RETURN(id, w, sh)
+    if (!out)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "material output must not be NULL");
+    rb_float4 m = w->scene.shape_material[sh];
+    *out = which == 0 ? m.x : (which == 1 ? m.y : m.z);
+    return RB_OK;
+}
+
+rb_status rb_shape_set_friction(rb_shape_id id, float v) { return set_material(id, 0, v); }
+rb_status rb_shape_set_restitution(rb_shape_id id, float v) { return set_material(id, 1, v); }
+rb_status rb_shape_set_density(rb_shape_id id, float v) { return set_material(id, 2, v); }
+rb_status rb_shape_get_friction(rb_shape_id id, float *out) { return get_material(id, 0, out); }
+rb_status rb_shape_get_restitution(rb_shape_id id, float *out) { return get_material(id, 1, out); }
+rb_status rb_shape_get_density(rb_shape_id id, float *out) { return get_material(id, 2, out); }
+
+rb_status rb_shape_get_aabb(rb_shape_id id, rb_vec3 *lower, rb_vec3 *upper)
+{
+    SHAPE_OR_RETURN(id, w, sh)
+    if (!lower || !upper)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_shape_get_aabb: outputs must not be NULL");
+    if ((s_ = rb_sync_from_backend(w)) != RB_OK)
+        return s_;
+    const rb_scene *sc = &w->scene;
+    if (sc->shape_type[sh] == RB_GEOM_PLANE)
+        return rb_fail(w, RB_ERR_UNSUPPORTED, "a plane is unbounded and has no bounding box");
+    rb_xform body = rb_scene_body_origin(sc, sc->shape_body[sh]);
+    rb_xform local = rb_xform_make(rb_xyz(sc->shape_local_pos[sh]), sc->shape_local_rot[sh]);
+    rb_geom g = rb_geom_make(sc->shape_type[sh], rb_xform_mul(body, local), sc->shape_params[sh]);
+    rb_float3 lo, hi;
+    rb_geom_aabb(g, 0.0f, &lo, &hi);
+    *lower = (rb_vec3){lo.x, lo.y, lo.z};
+    *upper = (rb_vec3){hi.x, hi.y, hi.z};
+    return RB_OK;
+}
+
+void *rb_shape_get_user_data(rb_shape_id id)
+{
+    rb_status s;
+    int sh;
+    rb_world *w = rb_get_shape(id, &sh, &s);
+    return w ? w->shape_user_data[sh] : NULL;
+}
+
+rb_status rb_shape_set_user_data(rb_shape_id id, void *user_data)
+{
+    SHAPE_OR_RETURN(id, w, sh)
+    w->shape_user_data[sh] = user_data;
+    return RB_OK;
+}

@@ -1,0 +1,126 @@
+// The step pipeline: the kernel set called in order on the active backend, each call timed.
+#include <string.h>
+#include <time.h>
+
+#include "world.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static rb_step_params resolve_params(const rb_world *w)
+{
+    const rb_world_def *d = &w->settings;
+    rb_step_params p;
+    memset(&p, 0, sizeof p);
+    p.dt = d->time_step / (float)d->substeps;
+    p.inv_dt = 1.0f / p.dt;
+    p.gravity = rb_f3(d->gravity.x, d->gravity.y, d->gravity.z);
+    p.iterations = d->iterations;
+    p.position_iterations = d->position_iterations;
+    p.solver = d->solver == RB_SOLVER_DEFAULT ? RB_SOLVER_BATCHED : (int)d->solver;
+    p.enable_sleep = d->enable_sleep;
+    p.position_correction = d->position_correction;
+    p.max_push_velocity = d->max_push_velocity;
+    p.contact_margin = d->contact_margin;
+    p.linear_slop = d->linear_slop;
+    p.restitution_threshold = d->restitution_threshold;
+    p.linear_sleep_tolerance = d->linear_sleep_tolerance;
+    p.angular_sleep_tolerance = d->angular_sleep_tolerance;
+    p.time_to_sleep = d->time_to_sleep;
+    p.substeps = d->substeps;
+    return p;
+}
+
+typedef rb_status (*kernel_fn)(rb_backend_ctx *, const rb_step_params *);
+
+// Runs one kernel and adds its time to *phase_ms. A missing (NULL) kernel is a no-op.
+static rb_status run_phase(rb_world *w, kernel_fn fn, const rb_step_params *p, float *phase_ms, const char *name)
+{
+    if (!fn)
+        return RB_OK;
+    double t0 = now_ms();
+    rb_status s = fn(w->backend, p);
+    *phase_ms += (float)(now_ms() - t0);
+    if (s != RB_OK)
+        return rb_fail(w, s, "backend '%s' failed in %s: %s", w->ops->name, name, rb_status_string(s));
+    return RB_OK;
+}
+
+// One substep. Collision detection and batching run before the velocity update (DESIGN.md §4 lists
+// integrate_velocities first): the result is the same, since detection reads only positions, and every
+// kernel that may fail (they allocate) then runs before any body state changes, so a failed step
+// leaves the world as it was. See docs/architecture.md.
+static rb_status substep(rb_world *w, const rb_step_params *p, rb_profile *prof)
+{
+    const rb_backend_ops *o = w->ops;
+    rb_status s;
+    if ((s = run_phase(w, o->update_bounds, p, &prof->bounds, "update_bounds")) != RB_OK ||
+        (s = run_phase(w, o->find_pairs, p, &prof->broad, "find_pairs")) != RB_OK ||
+        (s = run_phase(w, o->collide, p, &prof->narrow, "collide")) != RB_OK ||
+        (s = run_phase(w, o->build_batches, p, &prof->batches, "build_batches")) != RB_OK ||
+        (s = run_phase(w, o->integrate_velocities, p, &prof->integrate, "integrate_velocities")) != RB_OK ||
+        (s = run_phase(w, o->correct_penetrations, p, &prof->correct, "correct_penetrations")) != RB_OK ||
+        (s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK ||
+        (s = run_phase(w, o->integrate_positions, p, &prof->integrate, "integrate_positions")) != RB_OK ||
+        (s = run_phase(w, o->update_sleep, p, &prof->sleep, "update_sleep")) != RB_OK)
+        return s;
+    return RB_OK;
+}
+
+rb_status rb_world_step(rb_world_id id)
+{
+    rb_status s;
+    rb_world *w = rb_get_world(id, &s);
+    if (!w)
+        return s;
+    rb_profile prof;
+    memset(&prof, 0, sizeof prof);
+    double t_start = now_ms();
+
+    if (w->scene.dirty && w->ops->upload) {
+        double t0 = now_ms();
+        s = w->ops->upload(w->backend);
+        prof.transfer += (float)(now_ms() - t0);
+        if (s != RB_OK)
+            return rb_fail(w, s, "backend '%s' could not upload the scene: %s", w->ops->name, rb_status_string(s));
+    }
+
+    rb_step_params p = resolve_params(w);
+    int frozen = 0;
+    for (int i = 0; i < p.substeps; ++i) {
+        p.substep = i;
+        if ((s = substep(w, &p, &prof)) != RB_OK)
+            return s;
+        frozen += w->ops->frozen_in_last_step ? w->ops->frozen_in_last_step(w->backend) : 0;
+    }
+    rb_scene_clear_dirty(&w->scene);
+    w->host_stale = w->ops->download != NULL;
+    w->contacts_stale = false;
+
+    // forces act for one step; the backend has consumed them
+    memset(w->scene.body_force, 0, sizeof *w->scene.body_force * (size_t)w->scene.body_slots);
+    memset(w->scene.body_torque, 0, sizeof *w->scene.body_torque * (size_t)w->scene.body_slots);
+
+    rb_backend_stats st;
+    memset(&st, 0, sizeof st);
+    if (w->ops->get_stats)
+        w->ops->get_stats(w->backend, &st);
+    w->counters.pairs = st.pairs;
+    w->counters.manifolds = st.manifolds;
+    w->counters.contacts = st.contacts;
+    w->counters.colors = st.colors;
+    w->counters.awake_bodies = st.awake_bodies;
+    w->counters.frozen_bodies += frozen;
+    prof.step = (float)(now_ms() - t_start);
+    w->profile = prof;
+    if (frozen > 0)
+        return rb_fail(w, RB_ERR_NUMERIC,
+                       "%d body state(s) became non-finite in this step; they were restored to their last finite state "
+                       "and frozen (rb_counters.frozen_bodies)",
+                       frozen);
+    return RB_OK;
+}

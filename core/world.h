@@ -1,0 +1,106 @@
+// The world object behind rb_world_id, and the helpers the API files share.
+#ifndef RB_CORE_WORLD_H
+#define RB_CORE_WORLD_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "../api/rubble.h"
+#include "backend.h"
+#include "scene.h"
+
+#define RB_MAX_WORLDS 128
+#define RB_MAX_BODIES (1 << 28)
+#define RB_MAX_SHAPES (1 << 28)
+#define RB_ERROR_SIZE 1024
+
+// Values of rb_*_def.internal_value: proves the def came from rb_default_*_def().
+#define RB_DEF_COOKIE 0x52424c45u
+
+typedef struct rb_world {
+    bool in_use;
+    uint16_t generation;
+    int index; // slot in the world table
+
+    rb_world_def settings;   // as given, with the backend/solver choice resolved
+    int threads;
+    rb_scene scene;
+
+    // host-only per-body data
+    uint16_t *body_generation;
+    void **body_user_data;
+    int *body_first_shape;   // head of the body's shape list, -1 = none
+    int *body_shape_count;
+    int *body_free;          // stack of free body slots
+    int body_free_count;
+    int body_count;          // live bodies
+    float *body_target_mass; // mass asked for in rb_body_def (0 = from densities)
+
+    // host-only per-shape data
+    uint16_t *shape_generation;
+    void **shape_user_data;
+    int *shape_next;         // next shape of the same body, -1 = end
+    int *shape_free;
+    int shape_free_count;
+    int shape_count;
+
+    const rb_backend_ops *ops;
+    rb_backend_ctx *backend;
+    void *module_handle;     // dlopen handle of a backend module, NULL for the CPU backend
+    char backend_selection[256];
+    char device_name[256];
+
+    bool host_stale;         // a device backend holds newer state than the scene (download before use)
+    bool contacts_stale;     // a body or shape was destroyed since the last step: its contacts are gone
+
+    rb_profile profile;
+    rb_counters counters;
+    char last_error[RB_ERROR_SIZE];
+} rb_world;
+
+// Sets the world's and the thread's last error and returns `status`.
+rb_status rb_fail(rb_world *w, rb_status status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+rb_status rb_failv(rb_world *w, rb_status status, const char *fmt, va_list args);
+// snprintf that truncates on purpose (messages); never warns about it.
+void rb_format(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+// For failures without a world.
+rb_status rb_fail_global(rb_status status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// Resolve ids. On failure they record the error (thread-local, and on the world when it is known)
+// and return NULL / -1; `*status` receives the status to return.
+rb_world *rb_get_world(rb_world_id id, rb_status *status);
+rb_world *rb_get_body(rb_body_id id, int *slot, rb_status *status);
+rb_world *rb_get_shape(rb_shape_id id, int *slot, rb_status *status);
+
+rb_body_id rb_make_body_id(const rb_world *w, int slot);
+rb_shape_id rb_make_shape_id(const rb_world *w, int slot);
+
+bool rb_finite_vec3(rb_vec3 v);
+bool rb_finite_quat(rb_quat q);
+// Normalises q; false if it is non-finite or far from unit length (|q| outside [0.9, 1.1]).
+bool rb_check_quat(rb_quat *q);
+
+// Recomputes a body's mass, centre and inertia from its shapes (unless it has a fixed mass) and
+// keeps its origin in place. Returns RB_OK or an error for a dynamic body whose mass would be 0.
+rb_status rb_update_body_mass(rb_world *w, int body, bool check_only);
+
+// Bring the host scene up to date before the application reads or edits it (device backends).
+rb_status rb_sync_from_backend(rb_world *w);
+
+// Grows host and scene arrays to hold `n` body / shape slots. RB_ERR_OUT_OF_MEMORY on failure.
+rb_status rb_reserve_body_slots(rb_world *w, int n);
+rb_status rb_reserve_shape_slots(rb_world *w, int n);
+
+// Wakes a dynamic or kinematic body (no-op for static ones).
+void rb_wake_body(rb_world *w, int body);
+// Wakes every body touching `body` in the last step's contacts.
+void rb_wake_touching(rb_world *w, int body);
+// True if world slot `index` (0-based) holds a live world; gives its generation.
+bool rb_world_slot_live(int index, uint16_t *generation);
+// Moves a body so its origin is at (p, q).
+void rb_body_place(rb_world *w, int body, rb_vec3 p, rb_quat q);
+// World-frame inverse inertia tensor of a body.
+rb_mat3 rb_body_inv_inertia_world(const rb_scene *sc, int body);
+
+
+#endif
