@@ -170,6 +170,9 @@ typedef struct rb_world_info {
 RB_API rb_status rb_world_get_info(rb_world_id world, rb_world_info *out);
 RB_API const char *rb_world_backend_name(rb_world_id world);
 
+/// The world's current settings (as created, with every rb_world_set_* applied since, and the
+/// backend and solver resolved: never RB_BACKEND_AUTO / RB_SOLVER_DEFAULT).
+RB_API rb_status rb_world_get_def(rb_world_id world, rb_world_def *out);
 RB_API rb_status rb_world_set_gravity(rb_world_id world, rb_vec3 gravity);
 RB_API rb_status rb_world_get_gravity(rb_world_id world, rb_vec3 *out);
 RB_API rb_status rb_world_set_time_step(rb_world_id world, float time_step, int substeps);
@@ -222,7 +225,7 @@ typedef struct rb_body_def {
     rb_body_type type;        ///< default RB_BODY_STATIC
     rb_vec3 position;         ///< m, world position of the body origin
     rb_quat rotation;         ///< default identity
-    rb_vec3 linear_velocity;  ///< m/s, of the centre of mass
+    rb_vec3 linear_velocity;  ///< m/s, of the body origin (shapes added later keep the motion rigid)
     rb_vec3 angular_velocity; ///< rad/s, world frame
     float linear_damping;     ///< 1/s, default 0
     float angular_damping;    ///< 1/s, default 0
@@ -254,6 +257,7 @@ RB_API rb_status rb_body_get_position(rb_body_id body, rb_vec3 *out);
 RB_API rb_status rb_body_get_rotation(rb_body_id body, rb_quat *out);
 /// World position of the centre of mass.
 RB_API rb_status rb_body_get_world_center(rb_body_id body, rb_vec3 *out);
+/// Velocity of the centre of mass.
 RB_API rb_status rb_body_get_linear_velocity(rb_body_id body, rb_vec3 *out);
 RB_API rb_status rb_body_set_linear_velocity(rb_body_id body, rb_vec3 v);
 RB_API rb_status rb_body_get_angular_velocity(rb_body_id body, rb_vec3 *out);
@@ -271,6 +275,9 @@ RB_API rb_status rb_body_apply_angular_impulse(rb_body_id body, rb_vec3 impulse,
 RB_API rb_status rb_body_set_linear_damping(rb_body_id body, float damping);
 RB_API rb_status rb_body_set_angular_damping(rb_body_id body, float damping);
 RB_API rb_status rb_body_set_gravity_scale(rb_body_id body, float scale);
+RB_API rb_status rb_body_get_linear_damping(rb_body_id body, float *out);
+RB_API rb_status rb_body_get_angular_damping(rb_body_id body, float *out);
+RB_API rb_status rb_body_get_gravity_scale(rb_body_id body, float *out);
 
 /// Mass properties. `inertia` is about the centre of mass, in the body frame.
 typedef struct rb_mass_data {

@@ -69,12 +69,17 @@ rb_status rb_cpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
     }
 
     int ns = s->shape_slots;
-    float margin = p->contact_margin;
 #pragma omp parallel for schedule(static) num_threads(c->threads)
     for (int i = 0; i < ns; ++i) {
         int b = s->shape_body[i];
         if (b < 0)
             continue;
+        // grown by the margin and by how far the body can move this substep (see closing_distance in
+        // narrow_phase.c): the broad phase must find the pairs the speculative contacts need
+        float margin = p->contact_margin;
+        if (s->body_flags[b] & RB_BODY_AWAKE)
+            margin += p->dt * (rb_len(rb_xyz(s->body_lin_vel[b])) +
+                               rb_len(rb_xyz(s->body_ang_vel[b])) * s->body_local_center[b].w);
         rb_xform body = rb_scene_body_origin(s, b);
         rb_xform local = rb_xform_make(rb_xyz(s->shape_local_pos[i]), s->shape_local_rot[i]);
         rb_xform world = rb_xform_mul(body, local);

@@ -34,7 +34,7 @@ static inline void store(const rb_scene *s, rb_float4 *lin, rb_float4 *ang, int 
     }
 }
 
-enum { OP_WARM_START, OP_SOLVE, OP_RESTITUTION, OP_POSITION };
+enum { OP_MEASURE, OP_WARM_START, OP_SOLVE, OP_RESTITUTION, OP_POSITION };
 
 static void apply(rb_cpu_ctx *c, rb_contact_constraint *k, int op, rb_solve_settings st, float restitution_threshold)
 {
@@ -45,9 +45,10 @@ static void apply(rb_cpu_ctx *c, rb_contact_constraint *k, int op, rb_solve_sett
     body_vel a = load(lin, ang, k->body_a), b = load(lin, ang, k->body_b);
     rb_contact_point *pts = &c->points[k->first_point];
     switch (op) {
+    case OP_MEASURE: rb_contact_measure(k, pts, a.v, a.w, b.v, b.w); return;
     case OP_WARM_START: rb_contact_warm_start(k, pts, &a.v, &a.w, &b.v, &b.w); break;
     case OP_SOLVE: rb_contact_solve(k, pts, st, &a.v, &a.w, &b.v, &b.w); break;
-    case OP_RESTITUTION: rb_contact_restitution(k, pts, restitution_threshold, &a.v, &a.w, &b.v, &b.w); break;
+    case OP_RESTITUTION: rb_contact_restitution(k, pts, restitution_threshold, st.slop, &a.v, &a.w, &b.v, &b.w); break;
     case OP_POSITION: rb_contact_solve_position(k, pts, st, &a.v, &a.w, &b.v, &b.w); break;
     }
     store(s, lin, ang, k->body_a, a);
@@ -73,7 +74,7 @@ static void sweep(rb_cpu_ctx *c, int op, rb_solve_settings st, float restitution
 }
 
 // Impulses go back to the manifolds: contact readback and next step's warm start.
-static void store_impulses(rb_cpu_ctx *c)
+static void store_impulses(rb_cpu_ctx *c, float inv_h, float slop)
 {
     int n = c->manifold_count;
 #pragma omp for schedule(static)
@@ -85,6 +86,7 @@ static void store_impulses(rb_cpu_ctx *c)
             m->normal_impulse[j] = pts[j].n.impulse;
             m->tangent_impulse[j][0] = pts[j].t1.impulse;
             m->tangent_impulse[j][1] = pts[j].t2.impulse;
+            m->carried_impact[j] = rb_contact_impact_speed(&pts[j], inv_h, slop);
         }
     }
 }
@@ -105,15 +107,20 @@ rb_status rb_cpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p)
     st.max_push = p->max_push_velocity;
     float threshold = p->restitution_threshold;
 
+    int n = c->manifold_count;
 #pragma omp parallel num_threads(c->threads)
     {
+        // read-only: any order, no colours needed
+#pragma omp for schedule(static)
+        for (int i = 0; i < n; ++i)
+            apply(c, &c->constraints[i], OP_MEASURE, st, threshold);
         sweep(c, OP_WARM_START, st, threshold);
         for (int it = 0; it < p->iterations; ++it)
             sweep(c, OP_SOLVE, st, threshold);
         sweep(c, OP_RESTITUTION, st, threshold);
         for (int it = 0; it < p->position_iterations; ++it)
             sweep(c, OP_POSITION, st, threshold);
-        store_impulses(c);
+        store_impulses(c, st.inv_h, st.slop);
     }
     return RB_OK;
 }

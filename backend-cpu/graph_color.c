@@ -73,7 +73,8 @@ static void prepare_constraints(rb_cpu_ctx *c)
         k->body_b = (s->body_flags[b] & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T ? -1 : b;
         rb_float4 impulses[RB_MAX_MANIFOLD_POINTS];
         for (int i = 0; i < m->m.count; ++i)
-            impulses[i] = rb_f4(m->normal_impulse[i], m->tangent_impulse[i][0], m->tangent_impulse[i][1], 0.0f);
+            impulses[i] = rb_f4(m->normal_impulse[i], m->tangent_impulse[i][0], m->tangent_impulse[i][1],
+                                m->carried_impact[i]);
         rb_float3 zero = rb_f3(0.0f, 0.0f, 0.0f);
         rb_float3 va = k->body_a >= 0 ? rb_xyz(s->body_lin_vel[a]) : zero;
         rb_float3 wa = k->body_a >= 0 ? rb_xyz(s->body_ang_vel[a]) : zero;

@@ -24,19 +24,65 @@ static const rb_contact_manifold *find_cached(const rb_cpu_ctx *c, int a, int b)
     return NULL;
 }
 
-// Copies accumulated impulses of points whose feature ids persist.
-static void warm_start_from(rb_contact_manifold *m, const rb_contact_manifold *old)
+static void copy_impulses(rb_contact_manifold *m, int i, const rb_contact_manifold *old, int j)
 {
+    m->normal_impulse[i] = old->normal_impulse[j];
+    m->tangent_impulse[i][0] = old->tangent_impulse[j][0];
+    m->tangent_impulse[i][1] = old->tangent_impulse[j][1];
+    m->carried_impact[i] = old->carried_impact[j];
+}
+
+// Copies the accumulated impulses of points that persist: first by feature id; then a point left
+// unmatched takes the nearest unmatched old point within `radius`. The second pass matters for
+// aligned boxes, whose clipped points switch between "incident vertex" and "edge crossing" ids as
+// a corner moves by a hair across a side plane: without it a resting stack loses its warm start.
+static void warm_start_from(rb_contact_manifold *m, const rb_contact_manifold *old, float radius)
+{
+    int new_done[RB_MAX_MANIFOLD_POINTS] = {0}, old_used[RB_MAX_MANIFOLD_POINTS] = {0};
     for (int i = 0; i < m->m.count; ++i) {
         for (int j = 0; j < old->m.count; ++j) {
-            if (old->m.points[j].id == m->m.points[i].id) {
-                m->normal_impulse[i] = old->normal_impulse[j];
-                m->tangent_impulse[i][0] = old->tangent_impulse[j][0];
-                m->tangent_impulse[i][1] = old->tangent_impulse[j][1];
+            if (!old_used[j] && old->m.points[j].id == m->m.points[i].id) {
+                copy_impulses(m, i, old, j);
+                new_done[i] = old_used[j] = 1;
                 break;
             }
         }
     }
+    for (int i = 0; i < m->m.count; ++i) {
+        if (new_done[i])
+            continue;
+        int best = -1;
+        float best_d2 = radius * radius;
+        for (int j = 0; j < old->m.count; ++j) {
+            float d2 = rb_len_sq(rb_sub(old->m.points[j].point, m->m.points[i].point));
+            if (!old_used[j] && d2 < best_d2) {
+                best_d2 = d2;
+                best = j;
+            }
+        }
+        if (best >= 0) {
+            copy_impulses(m, i, old, best);
+            old_used[best] = 1;
+        }
+    }
+}
+
+// How far the two bodies can close in on each other in one substep (linear plus the rotation of their
+// farthest surface point): contacts are made this much earlier than contact_margin alone would, so
+// a fast body is stopped at the surface instead of being found deep inside it (speculative contacts).
+static float closing_distance(const rb_scene *s, int a, int b, float h)
+{
+    rb_float3 va = rb_f3(0.0f, 0.0f, 0.0f), vb = va;
+    float spin = 0.0f;
+    if ((s->body_flags[a] & RB_BODY_AWAKE)) {
+        va = rb_xyz(s->body_lin_vel[a]);
+        spin += rb_len(rb_xyz(s->body_ang_vel[a])) * s->body_local_center[a].w;
+    }
+    if ((s->body_flags[b] & RB_BODY_AWAKE)) {
+        vb = rb_xyz(s->body_lin_vel[b]);
+        spin += rb_len(rb_xyz(s->body_ang_vel[b])) * s->body_local_center[b].w;
+    }
+    return h * (rb_len(rb_sub(va, vb)) + spin);
 }
 
 // Friction combines by geometric mean, restitution by maximum (see rb_shape_def in rubble.h).
@@ -83,13 +129,13 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
                                   s->shape_type[a] == RB_GEOM_PLANE ? c->plane_world[a] : s->shape_params[a]);
         rb_geom gb = rb_geom_make(s->shape_type[b], c->shape_world[b],
                                   s->shape_type[b] == RB_GEOM_PLANE ? c->plane_world[b] : s->shape_params[b]);
-        rb_collide(&ga, &gb, margin, &m->m);
+        rb_collide(&ga, &gb, margin + closing_distance(s, m->body_a, m->body_b, p->dt), &m->m);
         if (m->m.count == 0)
             continue;
         mix_materials(s, m);
         const rb_contact_manifold *old = find_cached(c, a, b);
         if (old)
-            warm_start_from(m, old);
+            warm_start_from(m, old, margin);
     }
 
     // compact in pair order (a prefix sum keeps the canonical order for any thread count)

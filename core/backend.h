@@ -53,6 +53,7 @@ typedef struct rb_contact_manifold {
     float restitution;
     float normal_impulse[RB_MAX_MANIFOLD_POINTS];
     float tangent_impulse[RB_MAX_MANIFOLD_POINTS][2];
+    float carried_impact[RB_MAX_MANIFOLD_POINTS]; // speculative stop's impact speed, for next step's bounce
 } rb_contact_manifold;
 
 typedef struct rb_backend_config {

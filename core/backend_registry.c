@@ -232,6 +232,7 @@ static rb_status start_backend(rb_backend b, int threads, int require_gpu, rb_sc
     out->ops = ops;
     out->ctx = ctx;
     out->module = module;
+    out->kind = b;
     return RB_OK;
 }
 
@@ -277,7 +278,10 @@ rb_status rb_registry_open(rb_backend requested, int threads, rb_scene *scene, r
         // keep the note short: the first clause of the reason
         char brief[160];
         rb_format(brief, sizeof brief, "%s", reason);
-        brief[strcspn(brief, "(")] = '\0';
+        size_t cut = strcspn(brief, "(");
+        while (cut > 0 && brief[cut - 1] == ' ')
+            --cut;
+        brief[cut] = '\0';
         snprintf(notes + len, sizeof notes - len, "%s not used (%s); ", rb_backend_name(b), brief);
     }
     rb_status s = start_backend(RB_BACKEND_CPU, threads, 0, scene, out, reason, sizeof reason);

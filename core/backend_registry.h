@@ -8,6 +8,7 @@ typedef struct rb_backend_choice {
     const rb_backend_ops *ops;
     rb_backend_ctx *ctx;
     void *module;          // dlopen handle, NULL for the built-in CPU backend
+    rb_backend kind;       // which backend it is (never RB_BACKEND_AUTO)
     char selection[256];   // how the choice was made, for rb_world_info.selection
 } rb_backend_choice;
 

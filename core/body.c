@@ -563,6 +563,19 @@ rb_status rb_body_set_linear_damping(rb_body_id id, float d) { return set_param(
 rb_status rb_body_set_angular_damping(rb_body_id id, float d) { return set_param(id, 1, d, "angular_damping", true); }
 rb_status rb_body_set_gravity_scale(rb_body_id id, float g) { return set_param(id, 2, g, "gravity_scale", false); }
 
+static rb_status get_param(rb_body_id id, int which, float *out)
+{
+    BODY_OR_RETURN(id, w, b)
+    CHECK_OUT(w, out, "rb_body_get_linear_damping / angular_damping / gravity_scale")
+    rb_float4 p = w->scene.body_params[b];
+    *out = which == 0 ? p.x : (which == 1 ? p.y : p.z);
+    return RB_OK;
+}
+
+rb_status rb_body_get_linear_damping(rb_body_id id, float *out) { return get_param(id, 0, out); }
+rb_status rb_body_get_angular_damping(rb_body_id id, float *out) { return get_param(id, 1, out); }
+rb_status rb_body_get_gravity_scale(rb_body_id id, float *out) { return get_param(id, 2, out); }
+
 rb_status rb_body_get_mass_data(rb_body_id id, rb_mass_data *out)
 {
     BODY_OR_RETURN(id, w, b)

@@ -10,8 +10,8 @@ static rb_world *bulk_range(rb_world_id id, int first, int count, const void *bu
     if (!w)
         return NULL;
     if (count < 0 || first < 0 || first > w->scene.body_slots - count) {
-        *s = rb_fail(w, RB_ERR_INVALID_ARGUMENT, "%s: range [%d, %d) is outside the body slots [0, %d)", fn, first,
-                     first + count, w->scene.body_slots);
+        *s = rb_fail(w, RB_ERR_INVALID_ARGUMENT, "%s: range [%d, %lld) is outside the body slots [0, %d)", fn, first,
+                     (long long)first + count, w->scene.body_slots);
         return NULL;
     }
     if (count > 0 && !buffer) {
@@ -168,8 +168,8 @@ rb_status rb_world_get_contacts(rb_world_id id, int first, int count, rb_contact
     for (int i = 0; i < n; ++i)
         total += m[i].m.count;
     if (first < 0 || count < 0 || first > total - count)
-        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_world_get_contacts: range [%d, %d) is outside [0, %d)", first,
-                       first + count, total);
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_world_get_contacts: range [%d, %lld) is outside [0, %d)", first,
+                       (long long)first + count, total);
     if (count > 0 && !out)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_world_get_contacts: out must not be NULL");
     int k = 0, written = 0;

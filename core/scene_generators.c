@@ -89,6 +89,9 @@ rb_status rb_generate_grid(rb_world_id w, const rb_grid_spec *g, rb_lcg *rng, rb
     for (int i = 0; i < 3; ++i)
         if (g->count[i] < 0)
             return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "grid count must be >= 0, got %d", g->count[i]);
+    if (!(g->jitter.x >= 0.0f && g->jitter.y >= 0.0f && g->jitter.z >= 0.0f))
+        return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "grid jitter must be >= 0, got (%g, %g, %g)", g->jitter.x,
+                              g->jitter.y, g->jitter.z);
     rb_status s = check_count((long long)g->count[0] * g->count[1] * g->count[2], "grid");
     if (s != RB_OK)
         return s;

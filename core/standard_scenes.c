@@ -131,9 +131,12 @@ rb_status rb_build_standard_scene(rb_world_id w, const char *name, uint64_t seed
     if (s == RB_OK)
         s = rb_world_set_gravity(w, (rb_vec3){0.0f, -9.81f, 0.0f});
     if (s != RB_OK) {
+        // the generators record their errors on the thread (they may fail before touching the world)
         char msg[RB_ERROR_SIZE];
-        rb_format(msg, sizeof msg, "%s", rb_last_error(w));
+        rb_format(msg, sizeof msg, "%s", rb_last_error(rb_null_world_id));
+        bool contacts_stale = world->contacts_stale;
         rb_body_list_destroy_all(&created);
+        world->contacts_stale = contacts_stale; // nothing that was there before is gone
         world->settings.gravity = old_gravity;
         return rb_fail(world, s, "building scene '%s' failed, nothing was added: %s", name, msg);
     }

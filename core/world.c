@@ -199,6 +199,7 @@ rb_status rb_create_world(const rb_world_def *def, rb_world_id *out)
         return rb_fail_global(s, "%s", msg);
     }
     w->ops = choice.ops;
+    w->settings.backend = choice.kind;
     w->backend = choice.ctx;
     w->module_handle = choice.module;
     snprintf(w->backend_selection, sizeof w->backend_selection, "%s", choice.selection);
@@ -229,6 +230,18 @@ rb_status rb_destroy_world(rb_world_id id)
     memset(w, 0, sizeof *w);
     w->generation = generation; // the next world in this slot gets generation + 1
     pthread_mutex_unlock(&g_worlds_lock);
+    return RB_OK;
+}
+
+rb_status rb_world_get_def(rb_world_id id, rb_world_def *out)
+{
+    rb_status s;
+    rb_world *w = rb_get_world(id, &s);
+    if (!w)
+        return s;
+    if (!out)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_world_get_def: out must not be NULL");
+    *out = w->settings;
     return RB_OK;
 }
 

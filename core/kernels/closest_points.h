@@ -21,7 +21,7 @@ RB_FN rb_float3 rb_segment_closest_point(rb_float3 p, rb_float3 a, rb_float3 b)
 
 // Closest points c1 = p1 + s (q1 - p1) and c2 = p2 + t (q2 - p2) of two segments. For parallel
 // segments the result is one of the closest pairs (s chosen at the start of the overlap).
-RB_FN void rb_segment_segment_closest(rb_float3 p1, rb_float3 q1, rb_float3 p2, rb_float3 q2,
+RB_FN void rb_segment_segment_closest_general(rb_float3 p1, rb_float3 q1, rb_float3 p2, rb_float3 q2,
                                       float *s_out, float *t_out, rb_float3 *c1, rb_float3 *c2)
 {
     const float eps = 1e-12f;
@@ -62,6 +62,39 @@ RB_FN void rb_segment_segment_closest(rb_float3 p1, rb_float3 q1, rb_float3 p2, 
     *t_out = t;
     *c1 = rb_mad(p1, s, d1);
     *c2 = rb_mad(p2, t, d2);
+}
+
+// Nearly parallel segments make the divisor of the general solution rounding noise (in float, below
+// sin(angle) ~ 1e-3), and its answer can be off by length x angle. There the closest pair is one of
+// the four end-point-to-segment pairs, which are exact; the best of them is taken.
+RB_FN void rb_segment_segment_closest(rb_float3 p1, rb_float3 q1, rb_float3 p2, rb_float3 q2, float *s_out,
+                                      float *t_out, rb_float3 *c1, rb_float3 *c2)
+{
+    rb_segment_segment_closest_general(p1, q1, p2, q2, s_out, t_out, c1, c2);
+    rb_float3 d1 = rb_sub(q1, p1), d2 = rb_sub(q2, p2);
+    float a = rb_dot(d1, d1), e = rb_dot(d2, d2), b = rb_dot(d1, d2);
+    if (!(a * e - b * b <= 1e-4f * a * e) || a <= 1e-12f || e <= 1e-12f)
+        return;
+    float best = rb_len_sq(rb_sub(*c1, *c2));
+    for (int k = 0; k < 4; ++k) {
+        float s, t;
+        if (k < 2) { // an end of segment 1 against segment 2
+            s = (float)k;
+            t = rb_segment_closest_t(rb_mad(p1, s, d1), p2, q2);
+        } else {     // an end of segment 2 against segment 1
+            t = (float)(k - 2);
+            s = rb_segment_closest_t(rb_mad(p2, t, d2), p1, q1);
+        }
+        rb_float3 x1 = rb_mad(p1, s, d1), x2 = rb_mad(p2, t, d2);
+        float d = rb_len_sq(rb_sub(x1, x2));
+        if (d < best) {
+            best = d;
+            *s_out = s;
+            *t_out = t;
+            *c1 = x1;
+            *c2 = x2;
+        }
+    }
 }
 
 #endif

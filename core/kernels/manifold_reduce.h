@@ -15,7 +15,28 @@ RB_FN float rb_signed_area2(rb_float3 a, rb_float3 b, rb_float3 c, rb_float3 n)
     return rb_dot(rb_cross(rb_sub(b, a), rb_sub(c, a)), n);
 }
 
-// Keeps candidates in a deterministic order: ties go to the lower index. `cand` has n <= 16 points.
+// Is candidate i a better pick than the current best, by `score` (larger wins)? Near-ties (relative
+// 1e-4) go to the deeper point, then to the lower index, so flat faces keep their lowest points.
+RB_FN int rb_reduce_better(float score, float best_score, float sep, float best_sep)
+{
+    float tol = 1e-4f * rb_maxf(rb_fabsf(score), rb_fabsf(best_score));
+    if (score > best_score + tol)
+        return 1;
+    return score >= best_score - tol && sep < best_sep;
+}
+
+// First index not yet used (the fallback when every score is NaN).
+RB_FN int rb_reduce_first_unused(const int *used, int n)
+{
+    for (int i = 0; i < n; ++i)
+        if (!used[i])
+            return i;
+    return 0;
+}
+
+// Keeps candidates in a deterministic order: ties go to the deeper, then the lower index. `cand` has
+// n <= 16 points. Distances and areas are measured in the contact plane: the spread of the support
+// polygon is what keeps a resting body from tipping.
 RB_FN void rb_manifold_reduce(const rb_manifold_point *cand, int n, rb_float3 normal, rb_manifold *out)
 {
     out->normal = normal;
@@ -37,41 +58,47 @@ RB_FN void rb_manifold_reduce(const rb_manifold_point *cand, int n, rb_float3 no
     used[i0] = 1;
     rb_float3 p0 = cand[i0].point;
 
-    // 2. farthest from the deepest
+    // 2. farthest from the deepest, in the contact plane
     int i1 = -1;
-    float best = -1.0f;
+    float best = 0.0f;
     for (int i = 0; i < n; ++i) {
         if (used[i])
             continue;
-        float d = rb_len_sq(rb_sub(cand[i].point, p0));
-        if (d > best) {
-            best = d;
+        rb_float3 d = rb_sub(cand[i].point, p0);
+        d = rb_mad(d, -rb_dot(d, normal), normal);
+        float score = rb_len_sq(d);
+        if (i1 < 0 || rb_reduce_better(score, best, cand[i].separation, cand[i1].separation)) {
+            best = score;
             i1 = i;
         }
     }
+    if (!(best == best))
+        i1 = rb_reduce_first_unused(used, n);
     used[i1] = 1;
     rb_float3 p1 = cand[i1].point;
 
     // 3. largest triangle with p0, p1 (either side)
     int i2 = -1;
-    best = -1.0f;
+    best = 0.0f;
     float side = 1.0f;
     for (int i = 0; i < n; ++i) {
         if (used[i])
             continue;
         float a = rb_signed_area2(p0, p1, cand[i].point, normal);
-        if (rb_fabsf(a) > best) {
+        if (i2 < 0 || rb_reduce_better(rb_fabsf(a), best, cand[i].separation, cand[i2].separation)) {
             best = rb_fabsf(a);
             i2 = i;
             side = a >= 0.0f ? 1.0f : -1.0f;
         }
     }
+    if (!(best == best))
+        i2 = rb_reduce_first_unused(used, n);
     used[i2] = 1;
     rb_float3 p2 = cand[i2].point;
 
     // 4. the point farthest outside the triangle (most area added), on any of its three edges
     int i3 = -1;
-    best = -RB_FLT_MAX;
+    best = 0.0f;
     for (int i = 0; i < n; ++i) {
         if (used[i])
             continue;
@@ -81,11 +108,13 @@ RB_FN void rb_manifold_reduce(const rb_manifold_point *cand, int n, rb_float3 no
         float a12 = -side * rb_signed_area2(p1, p2, p, normal);
         float a20 = -side * rb_signed_area2(p2, p0, p, normal);
         float a = rb_maxf(a01, rb_maxf(a12, a20));
-        if (a > best) {
+        if (i3 < 0 || rb_reduce_better(a, best, cand[i].separation, cand[i3].separation)) {
             best = a;
             i3 = i;
         }
     }
+    if (!(best == best))
+        i3 = rb_reduce_first_unused(used, n);
 
     out->count = 4;
     out->points[0] = cand[i0];

@@ -7,7 +7,11 @@
 #ifndef RB_KERNELS_PORTABLE_H
 #define RB_KERNELS_PORTABLE_H
 
-#if defined(__OPENCL_VERSION__)
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+#define RB_OPENCL 1
+// Same rounding as the C build (-ffp-contract=off) and CUDA (--fmad=false): no fused multiply-add,
+// so the backends can be compared element by element.
+#pragma OPENCL FP_CONTRACT OFF
 #define RB_FN static inline
 #define RB_CONSTANT __constant
 #define rb_sqrtf(x) sqrt(x)

@@ -1,0 +1,200 @@
+// Restitution: bouncing spheres on a plane.
+//
+// Continuous physics: a sphere dropped from rest with its lowest point H above the plane rebounds to
+// e^2 H. The engine integrates with semi-implicit Euler, which in free flight conserves
+// Q = v^2/2 + g y - g h v/2 (v signed, up positive): with v' = v - g h,
+// Q' - Q = -g h (v + v')/2 + g h v' + g^2 h^2/2 = 0. Its restitution picks the separating speed
+// w = e c - (1 - e) g h / 2 (c the approach speed), which makes the discrete rebound e^2 H up to O(h^2)
+// terms: |apex - e^2 H| <= g h^2 (2.7 mm at 60 Hz) plus the once-per-step sampling of the apex,
+// g h^2 / 8. Without that correction the rebound is e^2 H + (e - e^2) h c / 2: +13 mm (2.6%) for
+// e = 0.5 from 2 m, and +12% for e = 0.25.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "physics_util.h"
+
+#define RADIUS 0.25f
+#define DROP_HEIGHT 2.0 // m, of the sphere's lowest point above the plane
+
+// Drops a sphere of restitution e (plane e = 0) from DROP_HEIGHT; returns the first rebound's apex
+// (height of the lowest point), sampled once per step.
+static double first_rebound_apex(double e)
+{
+    rb_world_id w = pu_make_world(false);
+    pu_add_ground(w, 0.6f, 0.0f);
+    rb_body_id b = pu_sphere(w, v3(0.0f, (float)DROP_HEIGHT + RADIUS, 0.0f), RADIUS, 1.0f, 0.6f, (float)e);
+    bool rising = false;
+    double apex = -1.0;
+    for (int k = 0; k < 600; ++k) {
+        pu_step(w, 1);
+        float vy = pu_velocity(b).y, y = pu_position(b).y - RADIUS;
+        if (vy > 0.0f)
+            rising = true;
+        if (rising && y > apex)
+            apex = y;
+        if (rising && vy < 0.0f)
+            break;
+    }
+    rb_destroy_world(w);
+    return apex;
+}
+
+static void check_rebound(double e)
+{
+    const double g = (double)PU_G, h = (double)PU_H;
+    double expected = e * e * DROP_HEIGHT;
+    double tolerance = g * h * h + g * h * h / 8.0;
+    double apex = first_rebound_apex(e);
+    print_message("e = %.2f: apex %.5f m, e^2 H = %.5f m, allowed +- %.5f m\n", e, apex, expected, tolerance);
+    assert_true(fabs(apex - expected) <= tolerance);
+}
+
+static void test_sphere_with_restitution_one_quarter_rebounds_to_a_sixteenth_of_its_drop_height(void **state)
+{
+    (void)state;
+    // e = 0.25, H = 2 m: e^2 H = 0.125 m
+    check_rebound(0.25);
+}
+
+static void test_sphere_with_restitution_one_half_rebounds_to_a_quarter_of_its_drop_height(void **state)
+{
+    (void)state;
+    // e = 0.5, H = 2 m: e^2 H = 0.5 m
+    check_rebound(0.5);
+}
+
+static void test_sphere_with_restitution_0_8_rebounds_to_0_64_of_its_drop_height(void **state)
+{
+    (void)state;
+    // e = 0.8, H = 2 m: e^2 H = 1.28 m
+    check_rebound(0.8);
+}
+
+static void test_sphere_without_restitution_stops_on_the_ground_and_stays_at_rest(void **state)
+{
+    (void)state;
+    // e = 0: the separating speed after the impact is 0, so the sphere never rises above where the
+    // impact left it; the split impulse then removes the penetration down to the slop (0.5 mm),
+    // 20% per step. From 1 s after release to 4 s: centre height r within slop + 1 mm, speed below
+    // 1 mm/s (resting contact: each step's g h is cancelled exactly). Sleeping is off, so this is the
+    // solver holding it, not the sleep system.
+    rb_world_id w = pu_make_world(false);
+    pu_add_ground(w, 0.6f, 0.0f);
+    rb_body_id b = pu_sphere(w, v3(0.0f, (float)DROP_HEIGHT + RADIUS, 0.0f), RADIUS, 1.0f, 0.6f, 0.0f);
+    bool landed = false;
+    for (int k = 0; k < 240; ++k) {
+        pu_step(w, 1);
+        rb_vec3 v = pu_velocity(b);
+        if (pu_contact_count(w) > 0)
+            landed = true;
+        if (landed)
+            assert_true(v.y <= 1e-3f); // never moves up after the impact
+        if (k >= 60) {
+            assert_true(landed);
+            float y = pu_position(b).y;
+            if (fabsf(y - RADIUS) > 0.0005f + 0.001f || v3_len(v) > 1e-3f)
+                fail_msg("step %d: centre height %.6f m (expected %.3f ± 0.0015), speed %.3g m/s", k + 1, y,
+                         RADIUS, v3_len(v));
+        }
+    }
+    rb_destroy_world(w);
+}
+
+static void test_slow_approach_below_the_restitution_threshold_does_not_bounce(void **state)
+{
+    (void)state;
+    // Zero gravity, e = 1 sphere moving onto the plane at 0.9 m/s, below restitution_threshold
+    // (1 m/s): restitution is not applied, the contact only stops the approach, so the sphere ends
+    // at rest on the plane: |v| < 1 mm/s, lowest point within slop + 1 mm of the plane.
+    rb_world_id w = pu_make_world_zero_g();
+    pu_add_ground(w, 0.6f, 0.0f);
+    rb_body_def bd = pu_body_def(RB_BODY_DYNAMIC, v3(0.0f, RADIUS + 0.1f, 0.0f), quat_identity(), 1.0f);
+    bd.linear_velocity = v3(0.0f, -0.9f, 0.0f);
+    rb_shape_def sd = pu_material(0.6f, 1.0f);
+    rb_body_id b = pu_add_sphere_body(w, &bd, RADIUS, &sd);
+    pu_step(w, 60);
+    rb_vec3 v = pu_velocity(b);
+    assert_true(v3_len(v) < 1e-3f);
+    assert_float_equal(pu_position(b).y, RADIUS, 0.0015f);
+    rb_destroy_world(w);
+}
+
+static void test_approach_above_the_threshold_rebounds_at_e_times_the_approach_speed(void **state)
+{
+    (void)state;
+    // Zero gravity, e = 0.5, approach at 3 m/s (> 1 m/s): the restitution pass sets the separating
+    // speed to e · 3 = 1.5 m/s. One contact against a static plane is solved exactly by one
+    // projected step, so only float rounding remains: 1e-5 relative.
+    rb_world_id w = pu_make_world_zero_g();
+    pu_add_ground(w, 0.6f, 0.0f);
+    rb_body_def bd = pu_body_def(RB_BODY_DYNAMIC, v3(0.0f, RADIUS + 0.5f, 0.0f), quat_identity(), 1.0f);
+    bd.linear_velocity = v3(0.0f, -3.0f, 0.0f);
+    rb_shape_def sd = pu_material(0.6f, 0.5f);
+    rb_body_id b = pu_add_sphere_body(w, &bd, RADIUS, &sd);
+    pu_step(w, 30);
+    rb_vec3 v = pu_velocity(b);
+    assert_true(pu_rel_err(v.y, 1.5) < 1e-5);
+    assert_float_equal(v.x, 0.0f, 1e-6);
+    assert_float_equal(v.z, 0.0f, 1e-6);
+    rb_destroy_world(w);
+}
+
+static void test_perfectly_elastic_sphere_keeps_bouncing_without_gaining_energy(void **state)
+{
+    (void)state;
+    // e = 1: the bounce conserves Q up to O(h^2) (see the top of the file), and a speculative contact
+    // stops the sphere at the surface, so no split-impulse push adds height. Each apex may exceed the
+    // previous one by at most the O(h^2) residual g h^2 plus the sampling g h^2 / 8. Over 10 bounces
+    // (~13 s) the sphere must keep bouncing (every apex >= 90% of H: nothing but rounding takes
+    // energy out) and must not climb in total by more than 1% of H.
+    rb_world_id w = pu_make_world(false);
+    pu_add_ground(w, 0.6f, 0.0f);
+    rb_body_id b = pu_sphere(w, v3(0.0f, (float)DROP_HEIGHT + RADIUS, 0.0f), RADIUS, 1.0f, 0.6f, 1.0f);
+    double tol = (double)PU_G * PU_H * PU_H * (1.0 + 1.0 / 8.0);
+    double apexes[12];
+    int count = 0;
+    double prev_y = DROP_HEIGHT, prev_prev_y = DROP_HEIGHT;
+    for (int k = 0; k < 1200 && count < 10; ++k) {
+        pu_step(w, 1);
+        double y = pu_position(b).y - RADIUS;
+        // a sample higher than both neighbours is an apex (the one at release is not counted)
+        if (k >= 2 && prev_y > prev_prev_y && prev_y >= y)
+            apexes[count++] = prev_y;
+        prev_prev_y = prev_y;
+        prev_y = y;
+    }
+    char line[512];
+    int len = 0;
+    for (int i = 0; i < count; ++i)
+        len += snprintf(line + len, sizeof line - (size_t)len, " %.4f", apexes[i]);
+    print_message("e = 1 apexes (m):%s; allowed rise per bounce %.4f m\n", line, tol);
+    assert_int_equal(count, 10);
+    double prev = DROP_HEIGHT;
+    for (int i = 0; i < count; ++i) {
+        if (apexes[i] > prev + tol)
+            fail_msg("bounce %d: apex %.5f m > previous %.5f m + %.4f m", i + 1, apexes[i], prev, tol);
+        assert_true(apexes[i] >= 0.9 * DROP_HEIGHT);
+        prev = apexes[i];
+    }
+    assert_true(apexes[count - 1] <= DROP_HEIGHT * 1.01);
+    rb_destroy_world(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sphere_with_restitution_one_quarter_rebounds_to_a_sixteenth_of_its_drop_height),
+        cmocka_unit_test(test_sphere_with_restitution_one_half_rebounds_to_a_quarter_of_its_drop_height),
+        cmocka_unit_test(test_sphere_with_restitution_0_8_rebounds_to_0_64_of_its_drop_height),
+        cmocka_unit_test(test_sphere_without_restitution_stops_on_the_ground_and_stays_at_rest),
+        cmocka_unit_test(test_slow_approach_below_the_restitution_threshold_does_not_bounce),
+        cmocka_unit_test(test_approach_above_the_threshold_rebounds_at_e_times_the_approach_speed),
+        cmocka_unit_test(test_perfectly_elastic_sphere_keeps_bouncing_without_gaining_energy),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,520 @@
+// The standard benchmark scenes of shared/BENCH-SCENES.md: rb_build_standard_scene puts every body
+// where the formulas say (checked here by hand, with the LCG re-derived from its definition), and the
+// files data/scenes/{pyramid,stack,pile,boxes}.yaml build exactly the same worlds, bit for bit.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "rubble.h"
+
+// ---- helpers ----
+
+// |actual - expected| <= tol, in double (cmocka's assert_float_equal rounds its arguments to float).
+#define assert_near(actual, expected, tol) assert_near_at((actual), (expected), (tol), __FILE__, __LINE__)
+
+static void assert_near_at(double actual, double expected, double tol, const char *file, int line)
+{
+    if (!(fabs(actual - expected) <= tol))
+        fail_msg("%s:%d: got %.9g, expected %.9g (tolerance %g)", file, line, actual, expected, tol);
+}
+
+static rb_world_id new_world(void)
+{
+    rb_world_def def = rb_default_world_def();
+    def.backend = RB_BACKEND_CPU; // the scene's content does not depend on the backend
+    def.threads = 1;
+    rb_world_id w;
+    assert_int_equal(rb_create_world(&def, &w), RB_OK);
+    return w;
+}
+
+static void scene_path(char *buf, size_t size, const char *file)
+{
+    const char *dir = getenv("RUBBLE_SCENE_DIR");
+    snprintf(buf, size, "%s/%s", dir ? dir : "data/scenes", file);
+}
+
+static int body_count(rb_world_id w)
+{
+    rb_counters c;
+    assert_int_equal(rb_world_get_counters(w, &c), RB_OK);
+    return c.bodies;
+}
+
+static rb_body_id body_at(rb_world_id w, int slot)
+{
+    rb_body_id id;
+    assert_int_equal(rb_world_get_body_id(w, slot, &id), RB_OK);
+    return id;
+}
+
+static rb_transform transform_at(rb_world_id w, int slot)
+{
+    rb_transform t;
+    assert_int_equal(rb_body_get_transform(body_at(w, slot), &t), RB_OK);
+    return t;
+}
+
+static rb_body_type type_at(rb_world_id w, int slot)
+{
+    rb_body_type t;
+    assert_int_equal(rb_body_get_type(body_at(w, slot), &t), RB_OK);
+    return t;
+}
+
+// The single shape of the body in `slot`.
+static rb_shape_id only_shape(rb_world_id w, int slot)
+{
+    rb_shape_id s;
+    int n = 0;
+    assert_int_equal(rb_body_get_shapes(body_at(w, slot), &s, 1, &n), RB_OK);
+    assert_int_equal(n, 1);
+    return s;
+}
+
+static void count_types(rb_world_id w, int *statics, int *dynamics)
+{
+    *statics = *dynamics = 0;
+    int n = body_count(w);
+    for (int i = 0; i < n; ++i) {
+        rb_body_type t = type_at(w, i);
+        *statics += t == RB_BODY_STATIC;
+        *dynamics += t == RB_BODY_DYNAMIC;
+    }
+}
+
+// BENCH-SCENES "Random numbers", written out again from the text rather than taken from the library.
+static double lcg_draw(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*state >> 11) / 9007199254740992.0; // 2^53
+}
+
+static void assert_vec3_near(rb_vec3 v, double x, double y, double z, double tol)
+{
+    assert_near(v.x, x, tol);
+    assert_near(v.y, y, tol);
+    assert_near(v.z, z, tol);
+}
+
+static void assert_standard_material(rb_shape_id s)
+{
+    float f, e;
+    assert_int_equal(rb_shape_get_friction(s, &f), RB_OK);
+    assert_int_equal(rb_shape_get_restitution(s, &e), RB_OK);
+    assert_true(f == 0.6f);
+    assert_true(e == 0.0f);
+}
+
+static void assert_unit_mass(rb_world_id w, int slot)
+{
+    float m;
+    assert_int_equal(rb_body_get_mass(body_at(w, slot), &m), RB_OK);
+    assert_true(m == 1.0f);
+}
+
+// ---- every body of two worlds, compared bit for bit ----
+
+static void assert_same_shape(rb_shape_id a, rb_shape_id b)
+{
+    rb_shape_type ta, tb;
+    assert_int_equal(rb_shape_get_type(a, &ta), RB_OK);
+    assert_int_equal(rb_shape_get_type(b, &tb), RB_OK);
+    assert_int_equal(ta, tb);
+    switch (ta) {
+    case RB_SHAPE_SPHERE: {
+        rb_sphere ga, gb;
+        assert_int_equal(rb_shape_get_sphere(a, &ga), RB_OK);
+        assert_int_equal(rb_shape_get_sphere(b, &gb), RB_OK);
+        assert_memory_equal(&ga, &gb, sizeof ga);
+        break;
+    }
+    case RB_SHAPE_CAPSULE: {
+        rb_capsule ga, gb;
+        assert_int_equal(rb_shape_get_capsule(a, &ga), RB_OK);
+        assert_int_equal(rb_shape_get_capsule(b, &gb), RB_OK);
+        assert_memory_equal(&ga, &gb, sizeof ga);
+        break;
+    }
+    case RB_SHAPE_BOX: {
+        rb_box ga, gb;
+        assert_int_equal(rb_shape_get_box(a, &ga), RB_OK);
+        assert_int_equal(rb_shape_get_box(b, &gb), RB_OK);
+        assert_memory_equal(&ga, &gb, sizeof ga);
+        break;
+    }
+    case RB_SHAPE_PLANE: {
+        rb_plane ga, gb;
+        assert_int_equal(rb_shape_get_plane(a, &ga), RB_OK);
+        assert_int_equal(rb_shape_get_plane(b, &gb), RB_OK);
+        assert_memory_equal(&ga, &gb, sizeof ga);
+        break;
+    }
+    }
+    rb_transform la, lb;
+    assert_int_equal(rb_shape_get_local_transform(a, &la), RB_OK);
+    assert_int_equal(rb_shape_get_local_transform(b, &lb), RB_OK);
+    assert_memory_equal(&la, &lb, sizeof la);
+    float fa[3], fb[3];
+    assert_int_equal(rb_shape_get_friction(a, &fa[0]), RB_OK);
+    assert_int_equal(rb_shape_get_restitution(a, &fa[1]), RB_OK);
+    assert_int_equal(rb_shape_get_density(a, &fa[2]), RB_OK);
+    assert_int_equal(rb_shape_get_friction(b, &fb[0]), RB_OK);
+    assert_int_equal(rb_shape_get_restitution(b, &fb[1]), RB_OK);
+    assert_int_equal(rb_shape_get_density(b, &fb[2]), RB_OK);
+    assert_memory_equal(fa, fb, sizeof fa);
+}
+
+static void assert_same_worlds(rb_world_id a, rb_world_id b)
+{
+    rb_counters ca, cb;
+    assert_int_equal(rb_world_get_counters(a, &ca), RB_OK);
+    assert_int_equal(rb_world_get_counters(b, &cb), RB_OK);
+    assert_int_equal(ca.bodies, cb.bodies);
+    assert_int_equal(ca.shapes, cb.shapes);
+    assert_int_equal(ca.body_slots, cb.body_slots);
+    int n = ca.body_slots;
+
+    rb_transform *ta = malloc((size_t)n * sizeof *ta), *tb = malloc((size_t)n * sizeof *tb);
+    rb_vec3 *va = malloc((size_t)n * 2 * sizeof *va), *vb = malloc((size_t)n * 2 * sizeof *vb);
+    assert_non_null(ta);
+    assert_non_null(tb);
+    assert_non_null(va);
+    assert_non_null(vb);
+    assert_int_equal(rb_world_get_transforms(a, 0, n, ta), RB_OK);
+    assert_int_equal(rb_world_get_transforms(b, 0, n, tb), RB_OK);
+    assert_memory_equal(ta, tb, (size_t)n * sizeof *ta);
+    assert_int_equal(rb_world_get_velocities(a, 0, n, va, va + n), RB_OK);
+    assert_int_equal(rb_world_get_velocities(b, 0, n, vb, vb + n), RB_OK);
+    assert_memory_equal(va, vb, (size_t)n * 2 * sizeof *va);
+    free(ta);
+    free(tb);
+    free(va);
+    free(vb);
+
+    for (int i = 0; i < n; ++i) {
+        rb_body_id ia = body_at(a, i), ib = body_at(b, i);
+        assert_int_equal(type_at(a, i), type_at(b, i));
+        rb_mass_data ma, mb;
+        assert_int_equal(rb_body_get_mass_data(ia, &ma), RB_OK);
+        assert_int_equal(rb_body_get_mass_data(ib, &mb), RB_OK);
+        assert_memory_equal(&ma, &mb, sizeof ma);
+        rb_shape_id sa[8], sb[8];
+        int na = 0, nb = 0;
+        assert_int_equal(rb_body_get_shapes(ia, sa, 8, &na), RB_OK);
+        assert_int_equal(rb_body_get_shapes(ib, sb, 8, &nb), RB_OK);
+        assert_int_equal(na, nb);
+        for (int k = 0; k < na && k < 8; ++k)
+            assert_same_shape(sa[k], sb[k]);
+    }
+
+    rb_vec3 ga, gb;
+    assert_int_equal(rb_world_get_gravity(a, &ga), RB_OK);
+    assert_int_equal(rb_world_get_gravity(b, &gb), RB_OK);
+    assert_memory_equal(&ga, &gb, sizeof ga);
+    float dta, dtb;
+    int sa_, sb_;
+    assert_int_equal(rb_world_get_time_step(a, &dta, &sa_), RB_OK);
+    assert_int_equal(rb_world_get_time_step(b, &dtb, &sb_), RB_OK);
+    assert_true(dta == dtb);
+    assert_int_equal(sa_, sb_);
+}
+
+static void assert_file_equals_builtin(const char *file, const char *scene)
+{
+    char path[1024];
+    scene_path(path, sizeof path, file);
+    rb_world_id from_file = new_world(), built = new_world();
+    rb_status s = rb_load_scene(from_file, path);
+    if (s != RB_OK)
+        fail_msg("loading %s: %s", path, rb_last_error(from_file));
+    assert_int_equal(rb_build_standard_scene(built, scene, 1), RB_OK);
+    assert_same_worlds(from_file, built);
+    rb_destroy_world(from_file);
+    rb_destroy_world(built);
+}
+
+// ---- the files reproduce the built-in scenes ----
+
+static void test_pyramid_file_builds_exactly_the_builtin_pyramid(void **state)
+{
+    (void)state;
+    assert_file_equals_builtin("pyramid.yaml", "pyramid");
+}
+
+static void test_stack_file_builds_exactly_the_builtin_stack(void **state)
+{
+    (void)state;
+    assert_file_equals_builtin("stack.yaml", "stack");
+}
+
+static void test_pile_file_builds_exactly_the_builtin_pile_jitter_included(void **state)
+{
+    (void)state;
+    assert_file_equals_builtin("pile.yaml", "pile");
+}
+
+static void test_boxes_file_builds_exactly_the_builtin_boxes_rotations_included(void **state)
+{
+    (void)state;
+    assert_file_equals_builtin("boxes.yaml", "boxes");
+}
+
+// ---- the built-in scenes follow BENCH-SCENES.md ----
+
+static void test_pyramid_has_385_unit_cubes_in_ten_layers_with_the_top_cube_last(void **state)
+{
+    (void)state;
+    rb_world_id w = new_world();
+    assert_int_equal(rb_build_standard_scene(w, "pyramid", 1), RB_OK);
+    // 10² + 9² + ... + 1² = 385 cubes, after the ground plane in slot 0
+    assert_int_equal(body_count(w), 386);
+    int statics, dynamics;
+    count_types(w, &statics, &dynamics);
+    assert_int_equal(statics, 1);
+    assert_int_equal(dynamics, 385);
+
+    rb_plane ground;
+    assert_int_equal(rb_shape_get_plane(only_shape(w, 0), &ground), RB_OK);
+    assert_vec3_near(ground.normal, 0.0, 1.0, 0.0, 0.0);
+    assert_true(ground.offset == 0.0f);
+
+    // slot 1: layer 0, i = j = 0, n = 10: (0 - 4.5, 0.5, 0 - 4.5)
+    assert_vec3_near(transform_at(w, 1).p, -4.5, 0.5, -4.5, 0.0);
+    // layer k = 2 (n = 8), i = 3, j = 7: slot 1 + 100 + 81 + 3·8 + 7 = 213 at (3 - 3.5, 2.5, 7 - 3.5)
+    assert_vec3_near(transform_at(w, 213).p, -0.5, 2.5, 3.5, 0.0);
+    // the top cube, layer 9 (n = 1), is the last body: (0, 9.5, 0), axis-aligned
+    rb_transform top = transform_at(w, 385);
+    assert_vec3_near(top.p, 0.0, 9.5, 0.0, 0.0);
+    assert_true(top.q.x == 0.0f && top.q.y == 0.0f && top.q.z == 0.0f && top.q.w == 1.0f);
+
+    rb_box cube;
+    assert_int_equal(rb_shape_get_box(only_shape(w, 385), &cube), RB_OK);
+    assert_vec3_near(cube.half_extents, 0.5, 0.5, 0.5, 0.0);
+    assert_standard_material(only_shape(w, 385));
+    assert_standard_material(only_shape(w, 0));
+    assert_unit_mass(w, 385);
+
+    rb_vec3 g;
+    assert_int_equal(rb_world_get_gravity(w, &g), RB_OK);
+    assert_vec3_near(g, 0.0, -9.81f, 0.0, 0.0);
+    rb_destroy_world(w);
+}
+
+static void test_stack_is_a_column_of_20_unit_cubes_resting_on_the_ground(void **state)
+{
+    (void)state;
+    rb_world_id w = new_world();
+    assert_int_equal(rb_build_standard_scene(w, "stack", 1), RB_OK);
+    assert_int_equal(body_count(w), 21);
+    int statics, dynamics;
+    count_types(w, &statics, &dynamics);
+    assert_int_equal(statics, 1);
+    assert_int_equal(dynamics, 20);
+    for (int k = 0; k < 20; ++k) {
+        // cube k: (0, 0.5 + k, 0); the bottom one touches the plane y = 0
+        assert_vec3_near(transform_at(w, 1 + k).p, 0.0, 0.5 + k, 0.0, 0.0);
+        assert_unit_mass(w, 1 + k);
+    }
+    rb_destroy_world(w);
+}
+
+// The pen's four walls: 1 m thick, y from 0 to 30, inner faces at ±half_width, 2·half_width + 2 long.
+static void assert_pen(rb_world_id w, int first_slot, double half_width)
+{
+    double c = half_width + 0.5, len = half_width + 1.0;
+    for (int i = 0; i < 4; ++i) {
+        int slot = first_slot + i;
+        assert_int_equal(type_at(w, slot), RB_BODY_STATIC);
+        rb_vec3 p = transform_at(w, slot).p;
+        rb_box box;
+        assert_int_equal(rb_shape_get_box(only_shape(w, slot), &box), RB_OK);
+        assert_near(box.half_extents.y, 15.0, 0.0);
+        assert_near(p.y, 15.0, 0.0);
+        if (fabsf(p.x) > 0.0f) { // normal to x: at x = ±(hw + 0.5), 1 m thick, 2 hw + 2 long in z
+            assert_near(fabs(p.x), c, 1e-5);
+            assert_near(p.z, 0.0, 0.0);
+            assert_near(box.half_extents.x, 0.5, 0.0);
+            assert_near(box.half_extents.z, len, 1e-5);
+        } else { // normal to z
+            assert_near(fabs(p.z), c, 1e-5);
+            assert_near(box.half_extents.z, 0.5, 0.0);
+            assert_near(box.half_extents.x, len, 1e-5);
+        }
+        // inner face exactly at ±half_width
+        assert_near(fabs(p.x) + fabs(p.z) - 0.5, half_width, 1e-5);
+    }
+}
+
+static void test_pile_puts_8000_jittered_spheres_in_a_pen_of_four_walls(void **state)
+{
+    (void)state;
+    rb_world_id w = new_world();
+    assert_int_equal(rb_build_standard_scene(w, "pile", 1), RB_OK);
+    // ground, 4 walls, 8000 spheres
+    assert_int_equal(body_count(w), 8005);
+    int statics, dynamics;
+    count_types(w, &statics, &dynamics);
+    assert_int_equal(statics, 5);
+    assert_int_equal(dynamics, 8000);
+    assert_pen(w, 1, 12.0);
+    // two walls 26 m long in z, two 26 m long in x
+    rb_box wall;
+    assert_int_equal(rb_shape_get_box(only_shape(w, 1), &wall), RB_OK);
+    assert_near(2.0 * wall.half_extents.z, 26.0, 0.0);
+
+    // first sphere (iy = ix = iz = 0): two draws of the LCG from state₀ = 1 give jx, then jz
+    uint64_t state_ = 1;
+    double jx = (2.0 * lcg_draw(&state_) - 1.0) * 0.05;
+    double jz = (2.0 * lcg_draw(&state_) - 1.0) * 0.05;
+    assert_true(fabs(jx) <= 0.05 && fabs(jz) <= 0.05 && jx != jz);
+    rb_vec3 p = transform_at(w, 5).p;
+    assert_near(p.x, (0 - 9.5) * 1.1 + jx, 2e-6);
+    assert_near(p.y, 1.0, 0.0);
+    assert_near(p.z, (0 - 9.5) * 1.1 + jz, 2e-6);
+    // second sphere (iz = 1) takes the next two draws
+    double jx2 = (2.0 * lcg_draw(&state_) - 1.0) * 0.05;
+    double jz2 = (2.0 * lcg_draw(&state_) - 1.0) * 0.05;
+    p = transform_at(w, 6).p;
+    assert_near(p.x, -9.5 * 1.1 + jx2, 2e-6);
+    assert_near(p.z, (1 - 9.5) * 1.1 + jz2, 2e-6);
+    // the last sphere (iy = ix = iz = 19) is at the top: y = 1.0 + 19 · 1.1 = 21.9
+    p = transform_at(w, 8004).p;
+    assert_near(p.y, 21.9, 2e-6);
+    assert_near(p.x, 9.5 * 1.1, 0.051);
+
+    rb_sphere ball;
+    assert_int_equal(rb_shape_get_sphere(only_shape(w, 5), &ball), RB_OK);
+    assert_true(ball.radius == 0.5f);
+    assert_standard_material(only_shape(w, 5));
+    assert_unit_mass(w, 5);
+    assert_unit_mass(w, 8004);
+    rb_destroy_world(w);
+}
+
+static void test_boxes_turns_each_of_4096_cubes_by_four_lcg_draws(void **state)
+{
+    (void)state;
+    rb_world_id w = new_world();
+    assert_int_equal(rb_build_standard_scene(w, "boxes", 1), RB_OK);
+    assert_int_equal(body_count(w), 4101);
+    int statics, dynamics;
+    count_types(w, &statics, &dynamics);
+    assert_int_equal(statics, 5);
+    assert_int_equal(dynamics, 4096);
+    assert_pen(w, 1, 12.0);
+
+    // first cube at (0 - 7.5, 1.0, 0 - 7.5), turned by axis = normalize(2u-1, 2u-1, 2u-1), angle π u
+    uint64_t state_ = 1;
+    double ax = 2.0 * lcg_draw(&state_) - 1.0, ay = 2.0 * lcg_draw(&state_) - 1.0;
+    double az = 2.0 * lcg_draw(&state_) - 1.0, angle = 3.14159265358979323846 * lcg_draw(&state_);
+    double len = sqrt(ax * ax + ay * ay + az * az), sn = sin(0.5 * angle) / len;
+    rb_transform t = transform_at(w, 5);
+    assert_vec3_near(t.p, -7.5, 1.0, -7.5, 0.0);
+    assert_near(t.q.x, ax * sn, 1e-6);
+    assert_near(t.q.y, ay * sn, 1e-6);
+    assert_near(t.q.z, az * sn, 1e-6);
+    assert_near(t.q.w, cos(0.5 * angle), 1e-6);
+    // the last cube: (15 - 7.5, 1 + 15, 15 - 7.5)
+    assert_vec3_near(transform_at(w, 4100).p, 7.5, 16.0, 7.5, 0.0);
+
+    rb_box cube;
+    assert_int_equal(rb_shape_get_box(only_shape(w, 5), &cube), RB_OK);
+    assert_vec3_near(cube.half_extents, 0.25, 0.25, 0.25, 0.0);
+    assert_unit_mass(w, 5);
+    rb_destroy_world(w);
+}
+
+static void test_pile_70_has_98000_spheres_in_a_pen_at_42_m(void **state)
+{
+    (void)state;
+    rb_world_id w = new_world();
+    assert_int_equal(rb_build_standard_scene(w, "pile:70", 1), RB_OK);
+    // 70 x 70 x 20 = 98,000 spheres; pen inner faces at ±12 · 70 / 20 = ±42 m
+    assert_int_equal(body_count(w), 98005);
+    assert_pen(w, 1, 42.0);
+    // x centred: the first sphere at (0 - 34.5) · 1.1 ± 0.05
+    rb_vec3 p = transform_at(w, 5).p;
+    assert_near(p.x, -34.5 * 1.1, 0.0501);
+    assert_near(p.y, 1.0, 0.0);
+    assert_near(transform_at(w, 98004).p.y, 21.9, 2e-6);
+    rb_destroy_world(w);
+}
+
+static void test_pile_20_is_the_same_scene_as_pile(void **state)
+{
+    (void)state;
+    rb_world_id a = new_world(), b = new_world();
+    assert_int_equal(rb_build_standard_scene(a, "pile:20", 1), RB_OK);
+    assert_int_equal(rb_build_standard_scene(b, "pile", 1), RB_OK);
+    assert_same_worlds(a, b);
+    rb_destroy_world(a);
+    rb_destroy_world(b);
+}
+
+static void test_standard_scenes_set_gravity_even_when_the_world_had_another(void **state)
+{
+    (void)state;
+    rb_world_id w = new_world();
+    assert_int_equal(rb_world_set_gravity(w, (rb_vec3){1.0f, 2.0f, 3.0f}), RB_OK);
+    assert_int_equal(rb_build_standard_scene(w, "stack", 1), RB_OK);
+    rb_vec3 g;
+    assert_int_equal(rb_world_get_gravity(w, &g), RB_OK);
+    assert_vec3_near(g, 0.0, -9.81f, 0.0, 0.0);
+    rb_destroy_world(w);
+}
+
+static void test_unknown_standard_scene_names_fail_and_add_nothing(void **state)
+{
+    (void)state;
+    rb_world_id w = new_world();
+    const char *bad[] = {"pyramids", "", "Pile", "pile:", "pile:0", "pile:1001", "pile:7x", "pile:-3", "box"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        assert_int_equal(rb_build_standard_scene(w, bad[i], 1), RB_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(rb_last_error(w), "unknown standard scene"));
+        assert_int_equal(body_count(w), 0);
+    }
+    assert_int_equal(rb_build_standard_scene(w, NULL, 1), RB_ERR_INVALID_ARGUMENT);
+    assert_int_equal(body_count(w), 0);
+    rb_destroy_world(w);
+}
+
+static void test_another_seed_moves_the_jitter_but_not_the_grid(void **state)
+{
+    (void)state;
+    rb_world_id a = new_world(), b = new_world();
+    assert_int_equal(rb_build_standard_scene(a, "pile", 1), RB_OK);
+    assert_int_equal(rb_build_standard_scene(b, "pile", 2), RB_OK);
+    rb_vec3 pa = transform_at(a, 5).p, pb = transform_at(b, 5).p;
+    assert_true(pa.x != pb.x);
+    assert_near(pa.x, pb.x, 0.1); // both within ±0.05 of the same grid point
+    assert_true(pa.y == pb.y);
+    rb_destroy_world(a);
+    rb_destroy_world(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pyramid_file_builds_exactly_the_builtin_pyramid),
+        cmocka_unit_test(test_stack_file_builds_exactly_the_builtin_stack),
+        cmocka_unit_test(test_pile_file_builds_exactly_the_builtin_pile_jitter_included),
+        cmocka_unit_test(test_boxes_file_builds_exactly_the_builtin_boxes_rotations_included),
+        cmocka_unit_test(test_pyramid_has_385_unit_cubes_in_ten_layers_with_the_top_cube_last),
+        cmocka_unit_test(test_stack_is_a_column_of_20_unit_cubes_resting_on_the_ground),
+        cmocka_unit_test(test_pile_puts_8000_jittered_spheres_in_a_pen_of_four_walls),
+        cmocka_unit_test(test_boxes_turns_each_of_4096_cubes_by_four_lcg_draws),
+        cmocka_unit_test(test_pile_70_has_98000_spheres_in_a_pen_at_42_m),
+        cmocka_unit_test(test_pile_20_is_the_same_scene_as_pile),
+        cmocka_unit_test(test_standard_scenes_set_gravity_even_when_the_world_had_another),
+        cmocka_unit_test(test_unknown_standard_scene_names_fail_and_add_nothing),
+        cmocka_unit_test(test_another_seed_moves_the_jitter_but_not_the_grid),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,79 @@
+// A snapshot of every live body (see body_state.h).
+#include "body_state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *body_type_name(rb_body_type type)
+{
+    switch (type) {
+    case RB_BODY_STATIC: return "static";
+    case RB_BODY_KINEMATIC: return "kinematic";
+    case RB_BODY_DYNAMIC: return "dynamic";
+    }
+    return "unknown";
+}
+
+void body_state_free(body_state *s)
+{
+    free(s->slot);
+    free(s->type);
+    free(s->transform);
+    free(s->linear);
+    free(s->angular);
+    memset(s, 0, sizeof *s);
+}
+
+int body_state_count_type(const body_state *s, rb_body_type type)
+{
+    int n = 0;
+    for (int i = 0; i < s->count; ++i)
+        n += s->type[i] == type;
+    return n;
+}
+
+rb_status body_state_read(rb_world_id world, body_state *out)
+{
+    memset(out, 0, sizeof *out);
+    rb_counters c;
+    rb_status st = rb_world_get_counters(world, &c);
+    if (st != RB_OK)
+        return st;
+    size_t n = c.body_slots > 0 ? (size_t)c.body_slots : 1;
+    out->slot = malloc(n * sizeof *out->slot);
+    out->type = malloc(n * sizeof *out->type);
+    out->transform = malloc(n * sizeof *out->transform);
+    out->linear = malloc(n * sizeof *out->linear);
+    out->angular = malloc(n * sizeof *out->angular);
+    if (!out->slot || !out->type || !out->transform || !out->linear || !out->angular) {
+        body_state_free(out);
+        return RB_ERR_OUT_OF_MEMORY;
+    }
+    // Live slots, then one bulk read per run of consecutive live slots.
+    int count = 0;
+    for (int slot = 0; slot < c.body_slots; ++slot) {
+        rb_body_id id;
+        if (rb_world_get_body_id(world, slot, &id) != RB_OK)
+            continue; // a freed slot
+        if ((st = rb_body_get_type(id, &out->type[count])) != RB_OK) {
+            body_state_free(out);
+            return st;
+        }
+        out->slot[count++] = slot;
+    }
+    out->count = count;
+    for (int i = 0; i < count;) {
+        int j = i + 1;
+        while (j < count && out->slot[j] == out->slot[j - 1] + 1)
+            ++j;
+        st = rb_world_get_transforms(world, out->slot[i], j - i, out->transform + i);
+        if (st == RB_OK)
+            st = rb_world_get_velocities(world, out->slot[i], j - i, out->linear + i, out->angular + i);
+        if (st != RB_OK) {
+            body_state_free(out);
+            return st;
+        }
+        i = j;
+    }
+    return RB_OK;
+}

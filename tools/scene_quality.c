@@ -1,0 +1,156 @@
+// Standard scene names and the quality metrics of `rubble bench` (see scene_quality.h and
+// BENCH-SCENES.md).
+#include "scene_quality.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sphere_overlap.h"
+
+int standard_scene_parse(const char *name, standard_scene *out)
+{
+    standard_scene s = {0};
+    if (strcmp(name, "pyramid") == 0) {
+        s.kind = SCENE_PYRAMID;
+    } else if (strcmp(name, "stack") == 0) {
+        s.kind = SCENE_STACK;
+    } else if (strcmp(name, "boxes") == 0) {
+        s.kind = SCENE_BOXES;
+        s.pen_half_width = 12.0f;
+    } else if (strcmp(name, "pile") == 0 || strncmp(name, "pile:", 5) == 0) {
+        s.kind = SCENE_PILE;
+        s.pile_size = 20;
+        if (name[4] == ':') {
+            const char *digits = name + 5;
+            char *end = NULL;
+            errno = 0;
+            long v = strtol(digits, &end, 10);
+            if (errno || end == digits || *end != '\0' || digits[0] == '+' || digits[0] == '-' || v < 1 ||
+                v > 1000000)
+                return -1;
+            s.pile_size = (int)v;
+        }
+        s.pen_half_width = 12.0f * (float)s.pile_size / 20.0f;
+    } else {
+        return 0;
+    }
+    *out = s;
+    return 1;
+}
+
+static bool finite3(rb_vec3 v)
+{
+    return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+static double length3(double x, double y, double z)
+{
+    return sqrt(x * x + y * y + z * z);
+}
+
+// Radius of the body's first shape if it is a sphere, else NaN.
+static float sphere_radius(rb_world_id world, int slot)
+{
+    rb_body_id body;
+    rb_shape_id shape;
+    int count = 0;
+    rb_sphere sphere;
+    rb_shape_type type;
+    if (rb_world_get_body_id(world, slot, &body) != RB_OK || rb_body_get_shapes(body, &shape, 1, &count) != RB_OK ||
+        count < 1 || rb_shape_get_type(shape, &type) != RB_OK || type != RB_SHAPE_SPHERE ||
+        rb_shape_get_sphere(shape, &sphere) != RB_OK)
+        return NAN;
+    return sphere.radius;
+}
+
+static rb_status measure_pile(rb_world_id world, const body_state *end, scene_quality *q)
+{
+    int n = body_state_count_type(end, RB_BODY_DYNAMIC);
+    rb_vec3 *centers = malloc((size_t)(n > 0 ? n : 1) * sizeof *centers);
+    float *radii = malloc((size_t)(n > 0 ? n : 1) * sizeof *radii);
+    if (!centers || !radii) {
+        free(centers), free(radii);
+        return RB_ERR_OUT_OF_MEMORY;
+    }
+    int k = 0;
+    double ground = 0.0;
+    for (int i = 0; i < end->count; ++i) {
+        if (end->type[i] != RB_BODY_DYNAMIC)
+            continue;
+        centers[k] = end->transform[i].p;
+        radii[k] = sphere_radius(world, end->slot[i]);
+        if (isfinite(radii[k]) && isfinite(centers[k].y) && radii[k] - (double)centers[k].y > ground)
+            ground = radii[k] - (double)centers[k].y;
+        ++k;
+    }
+    q->has_penetration = true;
+    q->max_ground_penetration = ground;
+    q->max_penetration = max_sphere_overlap(centers, radii, k);
+    free(centers), free(radii);
+    return q->max_penetration < 0.0 ? RB_ERR_OUT_OF_MEMORY : RB_OK;
+}
+
+rb_status scene_quality_measure(rb_world_id world, const standard_scene *scene, const body_state *start,
+                                const body_state *end, scene_quality *out)
+{
+    scene_quality q = {0};
+    double max_speed = 0.0, min_y = INFINITY, max_drift = 0.0, top_y = NAN;
+    bool nonfinite_speed = false, nonfinite_position = false;
+    float L = scene->pen_half_width;
+    for (int i = 0; i < end->count; ++i) {
+        if (end->type[i] != RB_BODY_DYNAMIC)
+            continue;
+        rb_vec3 p = end->transform[i].p, v = end->linear[i];
+        if (!finite3(v))
+            nonfinite_speed = true;
+        else if (length3(v.x, v.y, v.z) > max_speed)
+            max_speed = length3(v.x, v.y, v.z);
+        if (!finite3(p)) {
+            nonfinite_position = true;
+            ++q.escaped;
+            continue;
+        }
+        if (fabsf(p.x) > L || fabsf(p.z) > L || p.y < 0.0f)
+            ++q.escaped;
+        if (p.y < min_y)
+            min_y = p.y;
+        top_y = p.y; // ends as the last dynamic body's
+        if (start && i < start->count) {
+            rb_vec3 s = start->transform[i].p;
+            double d = length3((double)p.x - s.x, (double)p.y - s.y, (double)p.z - s.z);
+            if (d > max_drift)
+                max_drift = d;
+        }
+    }
+    q.max_speed_final = nonfinite_speed ? NAN : max_speed;
+    switch (scene->kind) {
+    case SCENE_PYRAMID:
+    case SCENE_STACK:
+        q.has_drift = true;
+        q.max_drift = nonfinite_position ? NAN : max_drift;
+        // the top cube is the last body; if its position is not finite top_y is too
+        for (int i = end->count - 1; i >= 0; --i)
+            if (end->type[i] == RB_BODY_DYNAMIC) {
+                top_y = end->transform[i].p.y;
+                break;
+            }
+        q.top_y = top_y;
+        break;
+    case SCENE_PILE: {
+        q.has_escaped = true;
+        rb_status s = measure_pile(world, end, &q);
+        if (s != RB_OK)
+            return s;
+        break;
+    }
+    case SCENE_BOXES:
+        q.has_escaped = true;
+        q.has_min_y = true;
+        q.min_y = nonfinite_position || isinf(min_y) ? NAN : min_y;
+        break;
+    }
+    *out = q;
+    return RB_OK;
+}
