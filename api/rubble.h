@@ -399,7 +399,7 @@ typedef struct rb_contact {
     rb_vec3 normal;           ///< unit, points from A to B
     float depth;              ///< m, > 0 when penetrating; negative for a speculative (not yet touching) point
     float normal_impulse;     ///< N·s applied along the normal in the last step
-    float tangent_impulse[2]; ///< N·s of friction along the contact's two tangent directions
+    rb_vec3 friction_impulse; ///< N·s of friction applied to B in the last step (A got the opposite), world frame
 } rb_contact;
 
 RB_API rb_status rb_world_get_contact_count(rb_world_id world, int *out);

@@ -123,6 +123,12 @@ typedef struct bp_rules {
     uint32_t category, mask;
 } bp_rules;
 
+// The cells a grid shape touches: [first, last] on each axis. Found once when counting entries and
+// read again when writing them.
+typedef struct bp_cell_range {
+    int first[3], last[3];
+} bp_cell_range;
+
 // One cell's entries, gathered for the pair tests.
 typedef struct bp_run {
     float lx[BP_RUN_MAX + BP_BLOCK], ly[BP_RUN_MAX + BP_BLOCK], lz[BP_RUN_MAX + BP_BLOCK];
@@ -142,6 +148,8 @@ struct rb_broad_phase {
     size_t role_capacity;
     bp_rules *rules;     // per shape slot that takes part
     size_t rules_capacity;
+    bp_cell_range *range; // per grid shape slot
+    size_t range_capacity;
 
     int *large;          // slots of large finite shapes, ascending
     size_t large_capacity;
@@ -237,6 +245,7 @@ void rb_broad_phase_destroy(rb_broad_phase *bp)
     free(bp->thread);
     free(bp->role);
     free(bp->rules);
+    free(bp->range);
     free(bp->large);
     free(bp->plane);
     free(bp->entry);
@@ -552,39 +561,39 @@ static bp_grid make_grid(float cell, const float *lo, const float *hi)
     return g;
 }
 
-// First and last cell along x, y, z (lane 3 clamps to 0 whatever w holds). Written over 4 lanes read
-// straight from memory, so that the compiler does the 8 coordinates in two vector sequences.
-static void cell_range(const bp_grid *g, const rb_float4 *lo, const rb_float4 *hi, int *first, int *last)
+// First and last cell along x, y, z of shape i. Written over 4 lanes read straight from memory
+// (lane 3 clamps to 0 whatever w holds), so that the compiler does the 8 coordinates in two vector
+// sequences.
+static bp_cell_range cell_range(const bp_grid *g, const rb_broad_input *in, int i)
 {
     float l[4], h[4];
-    memcpy(l, lo, sizeof l);
-    memcpy(h, hi, sizeof h);
+    int first[4], last[4];
+    memcpy(l, &in->aabb_lo[i], sizeof l);
+    memcpy(h, &in->aabb_hi[i], sizeof h);
     for (int k = 0; k < 4; k++) {
         first[k] = (int)cell_coord(l[k], g->origin[k], g->inv_cell, g->max_cell[k]);
         last[k] = (int)cell_coord(h[k], g->origin[k], g->inv_cell, g->max_cell[k]);
     }
+    bp_cell_range r = {{first[0], first[1], first[2]}, {last[0], last[1], last[2]}};
+    return r;
 }
 
-static int64_t cells_touched(const bp_grid *g, const rb_broad_input *in, int i)
+static int64_t cells_in(const bp_cell_range *r)
 {
-    int first[4], last[4];
-    cell_range(g, &in->aabb_lo[i], &in->aabb_hi[i], first, last);
-    return (int64_t)(last[0] - first[0] + 1) * (last[1] - first[1] + 1) * (last[2] - first[2] + 1);
+    return (int64_t)(r->last[0] - r->first[0] + 1) * (r->last[1] - r->first[1] + 1) * (r->last[2] - r->first[2] + 1);
 }
 
-static rb_key_value *insert_shape(const bp_grid *g, const rb_broad_input *in, int i, rb_key_value *out)
+static rb_key_value *insert_shape(const bp_grid *g, const bp_cell_range *r, int i, rb_key_value *out)
 {
-    int first[4], last[4];
-    cell_range(g, &in->aabb_lo[i], &in->aabb_hi[i], first, last);
-    for (int y = first[1]; y <= last[1]; y++) {
-        uint32_t first_y = y == first[1] ? BP_FIRST_Y : 0u;
-        for (int x = first[0]; x <= last[0]; x++) {
-            uint32_t first_xy = first_y | (x == first[0] ? BP_FIRST_X : 0u);
+    for (int y = r->first[1]; y <= r->last[1]; y++) {
+        uint32_t first_y = y == r->first[1] ? BP_FIRST_Y : 0u;
+        for (int x = r->first[0]; x <= r->last[0]; x++) {
+            uint32_t first_xy = first_y | (x == r->first[0] ? BP_FIRST_X : 0u);
             uint64_t row = (uint64_t)y * g->stride_y + (uint64_t)x * g->stride_x;
-            for (int z = first[2]; z <= last[2]; z++) {
+            for (int z = r->first[2]; z <= r->last[2]; z++) {
                 out->key = row + (uint64_t)z;
                 out->value = (uint32_t)i;
-                out->pad = first_xy | (z == first[2] ? BP_FIRST_Z : 0u);
+                out->pad = first_xy | (z == r->first[2] ? BP_FIRST_Z : 0u);
                 out++;
             }
         }
@@ -594,29 +603,30 @@ static rb_key_value *insert_shape(const bp_grid *g, const rb_broad_input *in, in
 
 // ---------------------------------------------------------------- 3. insert
 
-static void count_entries_chunk(const rb_broad_phase *bp, const rb_broad_input *in, const bp_grid *g, bp_thread *th,
+static void count_entries_chunk(rb_broad_phase *bp, const rb_broad_input *in, const bp_grid *g, bp_thread *th,
                                 int begin, int end)
 {
     int64_t cells = 0, large = 0, planes = 0;
     for (int i = begin; i < end; i++) {
         int role = bp->role[i];
-        if (role == BP_ROLE_GRID)
-            cells += cells_touched(g, in, i);
+        if (role == BP_ROLE_GRID) {
+            bp->range[i] = cell_range(g, in, i);
+            cells += cells_in(&bp->range[i]);
+        }
         large += role == BP_ROLE_LARGE;
         planes += role == BP_ROLE_PLANE;
     }
     th->counts.cells = cells, th->counts.large = large, th->counts.planes = planes;
 }
 
-static void fill_entries_chunk(rb_broad_phase *bp, const rb_broad_input *in, const bp_grid *g, int begin, int end,
-                               const bp_counts *before)
+static void fill_entries_chunk(rb_broad_phase *bp, const bp_grid *g, int begin, int end, const bp_counts *before)
 {
     rb_key_value *out = bp->entry + before->cells;
     int64_t large_at = before->large, plane_at = before->planes;
     for (int i = begin; i < end; i++) {
         int role = bp->role[i];
         if (role == BP_ROLE_GRID)
-            out = insert_shape(g, in, i, out);
+            out = insert_shape(g, &bp->range[i], i, out);
         else if (role == BP_ROLE_LARGE)
             bp->large[large_at++] = i;
         else if (role == BP_ROLE_PLANE)
@@ -669,7 +679,7 @@ static rb_status insert_shapes(rb_broad_phase *bp, const rb_broad_input *in, con
         }
         if (status == RB_OK) {
             bp_counts before = counts_before(bp->thread, t);
-            fill_entries_chunk(bp, in, g, begin, end, &before);
+            fill_entries_chunk(bp, g, begin, end, &before);
         }
     }
     return status;
@@ -878,7 +888,8 @@ static rb_status find_pairs(rb_broad_phase *bp, const rb_broad_input *in, int th
 {
     if (!reserve_threads(bp, threads) ||
         !reserve_scratch(&bp->role, &bp->role_capacity, (size_t)in->shape_slots, 1) ||
-        !reserve_scratch(&bp->rules, &bp->rules_capacity, (size_t)in->shape_slots, sizeof(bp_rules)))
+        !reserve_scratch(&bp->rules, &bp->rules_capacity, (size_t)in->shape_slots, sizeof(bp_rules)) ||
+        !reserve_scratch(&bp->range, &bp->range_capacity, (size_t)in->shape_slots, sizeof(bp_cell_range)))
         return RB_ERR_OUT_OF_MEMORY;
     collect_roles(bp, in, threads);
     if (!any_pair_possible(bp))

@@ -84,8 +84,7 @@ static void store_impulses(rb_cpu_ctx *c, float inv_h, float slop)
         const rb_contact_point *pts = &c->points[k->first_point];
         for (int j = 0; j < k->count; ++j) {
             m->normal_impulse[j] = pts[j].n.impulse;
-            m->tangent_impulse[j][0] = pts[j].t1.impulse;
-            m->tangent_impulse[j][1] = pts[j].t2.impulse;
+            m->friction_impulse[j] = rb_contact_friction_impulse(&pts[j]);
             m->carried_impact[j] = rb_contact_impact_speed(&pts[j], inv_h, slop);
         }
     }

@@ -71,16 +71,18 @@ static void prepare_constraints(rb_cpu_ctx *c)
         // static bodies have no velocity slot; kinematic ones are read, never written
         k->body_a = (s->body_flags[a] & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T ? -1 : a;
         k->body_b = (s->body_flags[b] & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T ? -1 : b;
-        rb_float4 impulses[RB_MAX_MANIFOLD_POINTS];
-        for (int i = 0; i < m->m.count; ++i)
-            impulses[i] = rb_f4(m->normal_impulse[i], m->tangent_impulse[i][0], m->tangent_impulse[i][1],
-                                m->carried_impact[i]);
+        rb_contact_warm warm[RB_MAX_MANIFOLD_POINTS];
+        for (int i = 0; i < m->m.count; ++i) {
+            warm[i].friction = m->friction_impulse[i];
+            warm[i].normal = m->normal_impulse[i];
+            warm[i].carried_impact = m->carried_impact[i];
+        }
         rb_float3 zero = rb_f3(0.0f, 0.0f, 0.0f);
         rb_float3 va = k->body_a >= 0 ? rb_xyz(s->body_lin_vel[a]) : zero;
         rb_float3 wa = k->body_a >= 0 ? rb_xyz(s->body_ang_vel[a]) : zero;
         rb_float3 vb = k->body_b >= 0 ? rb_xyz(s->body_lin_vel[b]) : zero;
         rb_float3 wb = k->body_b >= 0 ? rb_xyz(s->body_ang_vel[b]) : zero;
-        rb_contact_prepare(k, &c->points[k->first_point], &m->m, m->friction, m->restitution, impulses,
+        rb_contact_prepare(k, &c->points[k->first_point], &m->m, m->friction, m->restitution, warm,
                            rb_xyz(s->body_pos[a]), va, wa, dyn_a ? s->body_inv_inertia_diag[a].w : 0.0f,
                            c->inv_inertia_world[a], rb_xyz(s->body_pos[b]), vb, wb,
                            dyn_b ? s->body_inv_inertia_diag[b].w : 0.0f, c->inv_inertia_world[b]);

@@ -27,8 +27,7 @@ static const rb_contact_manifold *find_cached(const rb_cpu_ctx *c, int a, int b)
 static void copy_impulses(rb_contact_manifold *m, int i, const rb_contact_manifold *old, int j)
 {
     m->normal_impulse[i] = old->normal_impulse[j];
-    m->tangent_impulse[i][0] = old->tangent_impulse[j][0];
-    m->tangent_impulse[i][1] = old->tangent_impulse[j][1];
+    m->friction_impulse[i] = old->friction_impulse[j];
     m->carried_impact[i] = old->carried_impact[j];
 }
 

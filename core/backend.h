@@ -52,7 +52,7 @@ typedef struct rb_contact_manifold {
     float friction;
     float restitution;
     float normal_impulse[RB_MAX_MANIFOLD_POINTS];
-    float tangent_impulse[RB_MAX_MANIFOLD_POINTS][2];
+    rb_float3 friction_impulse[RB_MAX_MANIFOLD_POINTS]; // world frame
     float carried_impact[RB_MAX_MANIFOLD_POINTS]; // speculative stop's impact speed, for next step's bounce
 } rb_contact_manifold;
 

@@ -188,8 +188,8 @@ rb_status rb_world_get_contacts(rb_world_id id, int first, int count, rb_contact
             o->normal = (rb_vec3){nn.x, nn.y, nn.z};
             o->depth = -c->m.points[j].separation;
             o->normal_impulse = c->normal_impulse[j];
-            o->tangent_impulse[0] = c->tangent_impulse[j][0];
-            o->tangent_impulse[1] = c->tangent_impulse[j][1];
+            rb_float3 f = c->friction_impulse[j];
+            o->friction_impulse = (rb_vec3){f.x, f.y, f.z};
         }
     }
     return RB_OK;

@@ -62,8 +62,9 @@ static void test_sphere_resting_on_the_ground_reports_one_contact_under_it(void 
     assert_float_equal(c.point.y, -0.5f * c.depth, 1e-5f);
     assert_float_equal(c.point.z, -2.0f, 1e-5f);
     assert_true(pu_rel_err(c.normal_impulse, PU_G * PU_H) < 1e-4);
-    assert_float_equal(c.tangent_impulse[0], 0.0f, 1e-6f);
-    assert_float_equal(c.tangent_impulse[1], 0.0f, 1e-6f);
+    assert_float_equal(c.friction_impulse.x, 0.0f, 1e-6f);
+    assert_float_equal(c.friction_impulse.y, 0.0f, 1e-6f);
+    assert_float_equal(c.friction_impulse.z, 0.0f, 1e-6f);
     rb_destroy_world(w);
 }
 

@@ -55,7 +55,9 @@ static void test_contact_impulses_under_a_resting_box_carry_its_weight(void **st
         double sum = 0.0, fr = 0.0;
         for (int i = 0; i < n; ++i) {
             sum += c[i].normal_impulse;
-            fr += fabs(c[i].tangent_impulse[0]) + fabs(c[i].tangent_impulse[1]);
+            fr += sqrt((double)c[i].friction_impulse.x * c[i].friction_impulse.x +
+                       (double)c[i].friction_impulse.z * c[i].friction_impulse.z +
+                       (double)c[i].friction_impulse.y * c[i].friction_impulse.y);
         }
         free(c);
         double weight = 2.0 * PU_G * PU_H;

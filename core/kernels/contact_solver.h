@@ -3,6 +3,13 @@
 // constraint block of up to four points, each with a normal row and two friction rows (Coulomb cone,
 // clamped as a disc).
 //
+// Friction directions (as Bullet does): a point that slips gets its first tangent along the slip
+// velocity, chosen once per step when the constraint is prepared, the second across it; a point that
+// does not slip gets the fixed basis of rb_contact_basis. Kinetic friction then acts exactly against
+// the slip (mu N, with no share lost to the coupling of the two rows), and the directions do not change
+// during the iterations, which would shake a resting pile. The accumulated friction impulse is kept as
+// a world vector between steps, so a new basis loses no warm start.
+//
 // Penetration is removed with split impulses (Catto, GDC 2006; Bullet's splitImpulse): a second PGS
 // pass works on pseudo velocities that move the positions in this substep and are then discarded, so
 // position correction never adds kinetic energy (a Baumgarte term in the real velocities does, and
@@ -29,6 +36,7 @@ typedef struct rb_contact_row {
 
 typedef struct rb_contact_point {
     rb_contact_row n, t1, t2;
+    rb_float3 tangent1, tangent2; // friction directions of this point for this step
     rb_float3 ra, rb;          // contact point relative to each centre of mass
     float separation;          // at detection
     float relative_velocity;   // normal relative velocity before the step (< 0 approaching), for restitution
@@ -43,14 +51,21 @@ typedef struct rb_contact_point {
 typedef struct rb_contact_constraint {
     int body_a, body_b;        // body slots; -1 = static (no velocity)
     float inv_mass_a, inv_mass_b;
-    rb_float3 normal, tangent1, tangent2;
+    rb_float3 normal;
     float friction, restitution;
     int count;
     int first_point;
 } rb_contact_constraint;
 
-// Tangential speed (m/s) above which a contact point at the friction limit counts as sliding.
-#define RB_FRICTION_SLIDING_SPEED 0.01f
+// What a contact point keeps from the last step (all zero for a new point).
+typedef struct rb_contact_warm {
+    rb_float3 friction;        // accumulated friction impulse, world frame, N s
+    float normal;              // accumulated normal impulse, N s
+    float carried_impact;      // impact speed of a speculative stop, for this step's bounce
+} rb_contact_warm;
+
+// Slip speed (m/s) above which a point's friction directions follow its slip velocity.
+#define RB_SLIP_SPEED 1e-3f
 
 // What the solve passes need besides the constraint.
 typedef struct rb_solve_settings {
@@ -90,36 +105,54 @@ RB_FN void rb_contact_row_apply(const rb_contact_row *r, rb_float3 d, float lamb
     *wb = rb_mad(*wb, lambda, r->ib_x);
 }
 
-// Builds the constraint of one manifold. `impulses` carries what a point keeps from last step:
-// (normal, tangent1, tangent2 impulses, carried impact speed) — zero for new points. Body A/B: centre of mass, velocities, inverse
-// mass and world inverse inertia (zero for static and kinematic bodies).
+// Builds the constraint of one manifold from what its points kept from last step (`warm`). Body
+// A/B: centre of mass, velocities, inverse mass and world inverse inertia (zero for static and
+// kinematic bodies).
 RB_FN void rb_contact_prepare(rb_contact_constraint *c, rb_contact_point *pts, const rb_manifold *m, float friction,
-                              float restitution,
-                              const rb_float4 *impulses, rb_float3 pa, rb_float3 va, rb_float3 wa, float ima,
-                              rb_mat3 iia, rb_float3 pb, rb_float3 vb, rb_float3 wb, float imb, rb_mat3 iib)
+                              float restitution, const rb_contact_warm *warm, rb_float3 pa, rb_float3 va,
+                              rb_float3 wa, float ima, rb_mat3 iia, rb_float3 pb, rb_float3 vb, rb_float3 wb, float imb,
+                              rb_mat3 iib)
 {
     c->inv_mass_a = ima;
     c->inv_mass_b = imb;
     c->normal = m->normal;
-    rb_contact_basis(m->normal, &c->tangent1, &c->tangent2);
     c->friction = friction;
     c->restitution = restitution;
     c->count = m->count;
+    rb_float3 n = m->normal, g1, g2;
+    rb_contact_basis(n, &g1, &g2);
     for (int i = 0; i < m->count; ++i) {
         rb_contact_point *p = &pts[i];
         rb_float3 x = m->points[i].point;
         p->ra = rb_sub(x, pa);
         p->rb = rb_sub(x, pb);
-        p->n = rb_contact_make_row(p->ra, p->rb, c->normal, ima, imb, iia, iib, impulses[i].x);
-        p->t1 = rb_contact_make_row(p->ra, p->rb, c->tangent1, ima, imb, iia, iib, impulses[i].y);
-        p->t2 = rb_contact_make_row(p->ra, p->rb, c->tangent2, ima, imb, iia, iib, impulses[i].z);
+        // slip velocity of B relative to A at the point, in the tangent plane
+        rb_float3 dv = rb_sub(rb_add(vb, rb_cross(wb, p->rb)), rb_add(va, rb_cross(wa, p->ra)));
+        rb_float3 slip = rb_mad(dv, -rb_dot(dv, n), n);
+        float slip_len = rb_len(slip);
+        if (slip_len > RB_SLIP_SPEED) {
+            p->tangent1 = rb_scale(slip, 1.0f / slip_len);
+            p->tangent2 = rb_cross(n, p->tangent1);
+        } else {
+            p->tangent1 = g1;
+            p->tangent2 = g2;
+        }
+        p->n = rb_contact_make_row(p->ra, p->rb, n, ima, imb, iia, iib, warm[i].normal);
+        p->t1 = rb_contact_make_row(p->ra, p->rb, p->tangent1, ima, imb, iia, iib, rb_dot(warm[i].friction, p->tangent1));
+        p->t2 = rb_contact_make_row(p->ra, p->rb, p->tangent2, ima, imb, iia, iib, rb_dot(warm[i].friction, p->tangent2));
         p->separation = m->points[i].separation;
         p->position_impulse = 0.0f;
-        p->relative_velocity = rb_contact_row_velocity(&p->n, c->normal, va, wa, vb, wb);
+        p->relative_velocity = rb_contact_row_velocity(&p->n, n, va, wa, vb, wb);
         p->velocity_after_forces = p->relative_velocity;
-        p->carried_impact = impulses[i].w;
+        p->carried_impact = warm[i].carried_impact;
         p->max_normal_impulse = 0.0f;
     }
+}
+
+// The friction impulse of a point as a world vector (for the next step's warm start and read-back).
+RB_FN rb_float3 rb_contact_friction_impulse(const rb_contact_point *p)
+{
+    return rb_add(rb_scale(p->tangent1, p->t1.impulse), rb_scale(p->tangent2, p->t2.impulse));
 }
 
 // Records each point's normal relative velocity after gravity and forces (before any impulse), from
@@ -138,8 +171,8 @@ RB_FN void rb_contact_warm_start(const rb_contact_constraint *c, const rb_contac
     for (int i = 0; i < c->count; ++i) {
         const rb_contact_point *p = &pts[i];
         rb_contact_row_apply(&p->n, c->normal, p->n.impulse, c->inv_mass_a, c->inv_mass_b, va, wa, vb, wb);
-        rb_contact_row_apply(&p->t1, c->tangent1, p->t1.impulse, c->inv_mass_a, c->inv_mass_b, va, wa, vb, wb);
-        rb_contact_row_apply(&p->t2, c->tangent2, p->t2.impulse, c->inv_mass_a, c->inv_mass_b, va, wa, vb, wb);
+        rb_contact_row_apply(&p->t1, p->tangent1, p->t1.impulse, c->inv_mass_a, c->inv_mass_b, va, wa, vb, wb);
+        rb_contact_row_apply(&p->t2, p->tangent2, p->t2.impulse, c->inv_mass_a, c->inv_mass_b, va, wa, vb, wb);
     }
 }
 
@@ -164,34 +197,22 @@ RB_FN void rb_contact_solve(const rb_contact_constraint *c, rb_contact_point *pt
     for (int i = 0; i < c->count; ++i) {
         rb_contact_point *p = &pts[i];
         float limit = c->friction * p->n.impulse;
-        float v1 = rb_contact_row_velocity(&p->t1, c->tangent1, *va, *wa, *vb, *wb);
-        float v2 = rb_contact_row_velocity(&p->t2, c->tangent2, *va, *wa, *vb, *wb);
+        float v1 = rb_contact_row_velocity(&p->t1, p->tangent1, *va, *wa, *vb, *wb);
+        float v2 = rb_contact_row_velocity(&p->t2, p->tangent2, *va, *wa, *vb, *wb);
         float new1 = p->t1.impulse - p->t1.mass * v1;
         float new2 = p->t2.impulse - p->t2.mass * v2;
-        // Coulomb cone |(new1, new2)| <= mu * normal impulse. On its boundary a point that really slides
-        // feels kinetic friction against its sliding velocity (maximum dissipation): the two rows have
-        // different effective masses, so scaling (new1, new2) would tilt the force away from -v (a box
-        // sliding diagonally down a slope then feels ~7% too little friction). Below the sliding speed
-        // the velocity is only solver noise and its direction means nothing: there the impulse that
-        // would stop the point is scaled back instead (a resting pyramid stays put).
+        // Coulomb cone |(new1, new2)| <= mu * normal impulse
         float len2 = new1 * new1 + new2 * new2;
         if (len2 > limit * limit) {
-            float v2len = v1 * v1 + v2 * v2;
-            if (v2len > RB_FRICTION_SLIDING_SPEED * RB_FRICTION_SLIDING_SPEED) {
-                float s = -limit / rb_sqrtf(v2len);
-                new1 = s * v1;
-                new2 = s * v2;
-            } else {
-                float scale = limit / rb_sqrtf(len2);
-                new1 *= scale;
-                new2 *= scale;
-            }
+            float scale = limit / rb_sqrtf(len2);
+            new1 *= scale;
+            new2 *= scale;
         }
         float d1 = new1 - p->t1.impulse, d2 = new2 - p->t2.impulse;
         p->t1.impulse = new1;
         p->t2.impulse = new2;
-        rb_contact_row_apply(&p->t1, c->tangent1, d1, ima, imb, va, wa, vb, wb);
-        rb_contact_row_apply(&p->t2, c->tangent2, d2, ima, imb, va, wa, vb, wb);
+        rb_contact_row_apply(&p->t1, p->tangent1, d1, ima, imb, va, wa, vb, wb);
+        rb_contact_row_apply(&p->t2, p->tangent2, d2, ima, imb, va, wa, vb, wb);
     }
 }
 
