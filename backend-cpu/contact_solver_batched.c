@@ -109,14 +109,17 @@ rb_status rb_cpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p)
     int n = c->manifold_count;
 #pragma omp parallel num_threads(c->threads)
     {
-        // read-only: any order, no colours needed
+        if (c->any_restitution) {
+            // read-only: any order, no colours needed
 #pragma omp for schedule(static)
-        for (int i = 0; i < n; ++i)
-            apply(c, &c->constraints[i], OP_MEASURE, st, threshold);
+            for (int i = 0; i < n; ++i)
+                apply(c, &c->constraints[i], OP_MEASURE, st, threshold);
+        }
         sweep(c, OP_WARM_START, st, threshold);
         for (int it = 0; it < p->iterations; ++it)
             sweep(c, OP_SOLVE, st, threshold);
-        sweep(c, OP_RESTITUTION, st, threshold);
+        if (c->any_restitution)
+            sweep(c, OP_RESTITUTION, st, threshold);
         for (int it = 0; it < p->position_iterations; ++it)
             sweep(c, OP_POSITION, st, threshold);
         store_impulses(c, st.inv_h, st.slop);

@@ -57,6 +57,7 @@ typedef struct rb_cpu_ctx {
     int constraint_color_cap;
     int color_start[RB_MAX_COLORS + 2]; // colour c: color_order[color_start[c] .. color_start[c+1]); last = overflow
     int color_count;
+    int any_restitution;   // some constraint bounces (the measure and restitution sweeps are needed)
     int contact_point_count;
 
     int frozen_last_step;

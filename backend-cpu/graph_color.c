@@ -53,7 +53,7 @@ int rb_cpu_wake_marked_groups(rb_cpu_ctx *c)
 
 // Constraint j is built from manifold color_order[j]: constraints and their points lie in memory in
 // the order the sweeps visit them.
-static void prepare_constraints(rb_cpu_ctx *c)
+static void prepare_constraints(rb_cpu_ctx *c, float slop)
 {
     const rb_scene *s = c->scene;
     int n = c->manifold_count;
@@ -82,7 +82,7 @@ static void prepare_constraints(rb_cpu_ctx *c)
         rb_float3 wa = k->body_a >= 0 ? rb_xyz(s->body_ang_vel[a]) : zero;
         rb_float3 vb = k->body_b >= 0 ? rb_xyz(s->body_lin_vel[b]) : zero;
         rb_float3 wb = k->body_b >= 0 ? rb_xyz(s->body_ang_vel[b]) : zero;
-        rb_contact_prepare(k, &c->points[k->first_point], &m->m, m->friction, m->restitution, warm,
+        rb_contact_prepare(k, &c->points[k->first_point], &m->m, m->friction, m->restitution, slop, warm,
                            rb_xyz(s->body_pos[a]), va, wa, dyn_a ? s->body_inv_inertia_diag[a].w : 0.0f,
                            c->inv_inertia_world[a], rb_xyz(s->body_pos[b]), vb, wb,
                            dyn_b ? s->body_inv_inertia_diag[b].w : 0.0f, c->inv_inertia_world[b]);
@@ -154,6 +154,10 @@ rb_status rb_cpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
         return RB_ERR_OUT_OF_MEMORY;
 
     color_constraints(c);
-    prepare_constraints(c);
+    prepare_constraints(c, p->linear_slop);
+    // restitution needs two extra sweeps; most scenes have none
+    c->any_restitution = 0;
+    for (int i = 0; i < c->manifold_count; ++i)
+        c->any_restitution |= c->manifolds[i].restitution > 0.0f;
     return RB_OK;
 }

@@ -1,27 +1,22 @@
 // collide: contact manifolds of the candidate pairs, warm-started from last step's manifolds.
-#include <string.h>
 
 #include "cpu_context.h"
 #include "kernels/collide.h"
 
 static uint64_t pair_key(int a, int b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
 
-// Last step's manifold of the same shape pair, or NULL. The cache is sorted by pair.
-static const rb_contact_manifold *find_cached(const rb_cpu_ctx *c, int a, int b)
+// For each pair, the index of last step's manifold of the same shape pair, or -1. Both lists are
+// sorted by pair, so one merge finds them all.
+static void match_cache(rb_cpu_ctx *c)
 {
-    uint64_t key = pair_key(a, b);
-    int lo = 0, hi = c->cache_count;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        uint64_t k = pair_key(c->cache[mid].shape_a, c->cache[mid].shape_b);
-        if (k < key)
-            lo = mid + 1;
-        else
-            hi = mid;
+    int j = 0;
+    for (int i = 0; i < c->pair_count; ++i) {
+        uint64_t key = pair_key(c->pairs[i].shape_a, c->pairs[i].shape_b);
+        while (j < c->cache_count && pair_key(c->cache[j].shape_a, c->cache[j].shape_b) < key)
+            ++j;
+        c->pair_offset[i] =
+            j < c->cache_count && pair_key(c->cache[j].shape_a, c->cache[j].shape_b) == key ? j : -1;
     }
-    if (lo < c->cache_count && c->cache[lo].shape_a == a && c->cache[lo].shape_b == b)
-        return &c->cache[lo];
-    return NULL;
 }
 
 static void copy_impulses(rb_contact_manifold *m, int i, const rb_contact_manifold *old, int j)
@@ -114,12 +109,13 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
     if (!rb_cpu_reserve((void **)&c->manifolds, &c->manifold_cap, n, sizeof *c->manifolds))
         return RB_ERR_OUT_OF_MEMORY;
 
+    // pair_offset holds the cache index per pair first, then the compaction offsets
+    match_cache(c);
     float margin = p->contact_margin;
 #pragma omp parallel for schedule(dynamic, 256) num_threads(c->threads)
     for (int i = 0; i < n; ++i) {
         int a = c->pairs[i].shape_a, b = c->pairs[i].shape_b;
         rb_contact_manifold *m = &c->pair_scratch[i];
-        memset(m, 0, sizeof *m);
         m->shape_a = a;
         m->shape_b = b;
         m->body_a = s->shape_body[a];
@@ -132,9 +128,14 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
         if (m->m.count == 0)
             continue;
         mix_materials(s, m);
-        const rb_contact_manifold *old = find_cached(c, a, b);
-        if (old)
-            warm_start_from(m, old, margin);
+        for (int k = 0; k < m->m.count; ++k) {
+            m->normal_impulse[k] = 0.0f;
+            m->friction_impulse[k] = rb_f3(0.0f, 0.0f, 0.0f);
+            m->carried_impact[k] = 0.0f;
+        }
+        int old = c->pair_offset[i];
+        if (old >= 0)
+            warm_start_from(m, &c->cache[old], margin);
     }
 
     // compact in pair order (a prefix sum keeps the canonical order for any thread count)

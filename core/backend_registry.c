@@ -130,7 +130,9 @@ static int library_dir(char *out, size_t size)
     Dl_info info;
     if (!dladdr((void *)&rb_version_string, &info) || !info.dli_fname)
         return 0;
-    snprintf(out, size, "%s", info.dli_fname);
+    char resolved[PATH_MAX];
+    // canonical path (no "tools/../"), for readable messages
+    snprintf(out, size, "%s", realpath(info.dli_fname, resolved) ? resolved : info.dli_fname);
     char *slash = strrchr(out, '/');
     if (!slash)
         return 0;

@@ -41,8 +41,8 @@ ninja -C build
 
 if [ "$mode" = demo ]; then
   echo "== running data/scenes/demo.yaml"
-  ./build/rubble info
-  ./build/rubble run data/scenes/demo.yaml --steps 600
+  ./build/tools/rubble info
+  ./build/tools/rubble run data/scenes/demo.yaml --steps 600
 else
   echo "== testing"
   meson test -C build --print-errorlogs

@@ -129,7 +129,7 @@ rb run stack --steps=5 --threads=1 --backend=cpu --solver=batched
 expect_status 0 "run accepts --option=value"
 out_has '^threads +1$' "--threads=1 is used"
 out_has '^backend +cpu on ' "--backend=cpu is used"
-out_has '^solver +batched$' "--solver=batched is used"
+out_has '^solver +batched, 10 velocity \+ 4 position iterations$' "--solver=batched is used, with the default iterations"
 
 # ---------------------------------------------------------------------------------------------
 echo "# run: --out CSV"

@@ -1,7 +1,6 @@
 // Determinism of the CPU backend: the same scene gives bitwise the same state whatever the thread
 // count, on every run, and however the steps are split up. The solver's colours hold no body twice
 // and every reduction is in a fixed order, so nothing may depend on scheduling.
-#define _POSIX_C_SOURCE 200809L // setenv, execv
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -153,23 +152,8 @@ static void test_stepping_in_pieces_gives_the_same_state_as_stepping_straight_th
     rb_destroy_world(w);
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
-    (void)argc;
-#ifdef __linux__
-    // The two-thread runs meet an OpenMP barrier after every solver colour. On a loaded machine
-    // (CI, or two cores shared with other jobs) spinning at those barriers makes the pyramid run
-    // 5x slower; passive waiting keeps this file near 15 s. libgomp reads the policy when it is
-    // loaded, so the variable must be in the environment before the process starts: re-exec once.
-    // It changes only how idle threads wait, never a result.
-    if (!getenv("OMP_WAIT_POLICY")) {
-        setenv("OMP_WAIT_POLICY", "passive", 1);
-        execv("/proc/self/exe", argv);
-        // if the re-exec fails, run as we are
-    }
-#else
-    (void)argv;
-#endif
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pile_is_bitwise_identical_with_one_and_two_threads),
         cmocka_unit_test(test_boxes_scene_is_bitwise_identical_with_one_and_two_threads),

@@ -203,11 +203,12 @@ static void print_summary(rb_world_id w, const run_options *o, bool is_file, con
 {
     rb_world_info info = {0};
     rb_counters c = {0};
-    float dt = 0.0f;
-    int substeps = 0;
+    rb_world_def def = rb_default_world_def();
     rb_world_get_info(w, &info);
     rb_world_get_counters(w, &c);
-    rb_world_get_time_step(w, &dt, &substeps);
+    rb_world_get_def(w, &def);
+    float dt = def.time_step;
+    int substeps = def.substeps;
     rb_profile p = timed_steps_mean_profile(t);
 
     if (is_file)
@@ -216,12 +217,13 @@ static void print_summary(rb_world_id w, const run_options *o, bool is_file, con
         printf("scene      %s (built-in, seed %" PRIu64 ")\n", o->scene, o->seed);
     printf("backend    %s on %s\n", info.backend, info.device);
     printf("           chosen: %s\n", info.selection);
-    printf("solver     %s\n", info.solver);
+    printf("solver     %s, %d velocity + %d position iterations\n", info.solver, def.iterations,
+           def.position_iterations);
     printf("threads    %d\n", info.threads);
     printf("bodies     %d dynamic, %d kinematic, %d static\n", body_state_count_type(s, RB_BODY_DYNAMIC),
            body_state_count_type(s, RB_BODY_KINEMATIC), body_state_count_type(s, RB_BODY_STATIC));
     printf("steps      %d x %.6g ms (%d substep%s), sleep %s\n", t->steps, dt * 1000.0, substeps,
-           substeps == 1 ? "" : "s", o->no_sleep ? "off (--no-sleep)" : is_file ? "as the scene sets it" : "on");
+           substeps == 1 ? "" : "s", def.enable_sleep ? "on" : o->no_sleep ? "off (--no-sleep)" : "off");
     printf("time       %.3f ms/step median, %.3f ms/step mean, %.3f s total\n", timing_median(t->ms, t->steps),
            timing_mean(t->ms, t->steps), t->total_ms / 1000.0);
     printf("phases     ms/step, mean over all steps:\n");

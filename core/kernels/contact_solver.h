@@ -37,7 +37,6 @@ typedef struct rb_contact_row {
 typedef struct rb_contact_point {
     rb_contact_row n, t1, t2;
     rb_float3 tangent1, tangent2; // friction directions of this point for this step
-    rb_float3 ra, rb;          // contact point relative to each centre of mass
     float separation;          // at detection
     float relative_velocity;   // normal relative velocity before the step (< 0 approaching), for restitution
     float velocity_after_forces; // the same after gravity and forces (rb_contact_measure)
@@ -55,6 +54,7 @@ typedef struct rb_contact_constraint {
     float friction, restitution;
     int count;
     int first_point;
+    int penetrating;           // some point is deeper than the slop: the position pass has work
 } rb_contact_constraint;
 
 // What a contact point keeps from the last step (all zero for a new point).
@@ -109,7 +109,7 @@ RB_FN void rb_contact_row_apply(const rb_contact_row *r, rb_float3 d, float lamb
 // A/B: centre of mass, velocities, inverse mass and world inverse inertia (zero for static and
 // kinematic bodies).
 RB_FN void rb_contact_prepare(rb_contact_constraint *c, rb_contact_point *pts, const rb_manifold *m, float friction,
-                              float restitution, const rb_contact_warm *warm, rb_float3 pa, rb_float3 va,
+                              float restitution, float slop, const rb_contact_warm *warm, rb_float3 pa, rb_float3 va,
                               rb_float3 wa, float ima, rb_mat3 iia, rb_float3 pb, rb_float3 vb, rb_float3 wb, float imb,
                               rb_mat3 iib)
 {
@@ -119,15 +119,16 @@ RB_FN void rb_contact_prepare(rb_contact_constraint *c, rb_contact_point *pts, c
     c->friction = friction;
     c->restitution = restitution;
     c->count = m->count;
+    c->penetrating = 0;
     rb_float3 n = m->normal, g1, g2;
     rb_contact_basis(n, &g1, &g2);
     for (int i = 0; i < m->count; ++i) {
         rb_contact_point *p = &pts[i];
         rb_float3 x = m->points[i].point;
-        p->ra = rb_sub(x, pa);
-        p->rb = rb_sub(x, pb);
+        rb_float3 ra = rb_sub(x, pa); // from each centre of mass to the point
+        rb_float3 rb = rb_sub(x, pb);
         // slip velocity of B relative to A at the point, in the tangent plane
-        rb_float3 dv = rb_sub(rb_add(vb, rb_cross(wb, p->rb)), rb_add(va, rb_cross(wa, p->ra)));
+        rb_float3 dv = rb_sub(rb_add(vb, rb_cross(wb, rb)), rb_add(va, rb_cross(wa, ra)));
         rb_float3 slip = rb_mad(dv, -rb_dot(dv, n), n);
         float slip_len = rb_len(slip);
         if (slip_len > RB_SLIP_SPEED) {
@@ -137,10 +138,11 @@ RB_FN void rb_contact_prepare(rb_contact_constraint *c, rb_contact_point *pts, c
             p->tangent1 = g1;
             p->tangent2 = g2;
         }
-        p->n = rb_contact_make_row(p->ra, p->rb, n, ima, imb, iia, iib, warm[i].normal);
-        p->t1 = rb_contact_make_row(p->ra, p->rb, p->tangent1, ima, imb, iia, iib, rb_dot(warm[i].friction, p->tangent1));
-        p->t2 = rb_contact_make_row(p->ra, p->rb, p->tangent2, ima, imb, iia, iib, rb_dot(warm[i].friction, p->tangent2));
+        p->n = rb_contact_make_row(ra, rb, n, ima, imb, iia, iib, warm[i].normal);
+        p->t1 = rb_contact_make_row(ra, rb, p->tangent1, ima, imb, iia, iib, rb_dot(warm[i].friction, p->tangent1));
+        p->t2 = rb_contact_make_row(ra, rb, p->tangent2, ima, imb, iia, iib, rb_dot(warm[i].friction, p->tangent2));
         p->separation = m->points[i].separation;
+        c->penetrating |= p->separation < -slop;
         p->position_impulse = 0.0f;
         p->relative_velocity = rb_contact_row_velocity(&p->n, n, va, wa, vb, wb);
         p->velocity_after_forces = p->relative_velocity;
@@ -221,6 +223,8 @@ RB_FN void rb_contact_solve(const rb_contact_constraint *c, rb_contact_point *pt
 RB_FN void rb_contact_solve_position(const rb_contact_constraint *c, rb_contact_point *pts, rb_solve_settings st,
                                      rb_float3 *pva, rb_float3 *pwa, rb_float3 *pvb, rb_float3 *pwb)
 {
+    if (!c->penetrating)
+        return;
     for (int i = 0; i < c->count; ++i) {
         rb_contact_point *p = &pts[i];
         float error = p->separation + st.slop; // < 0: penetrating beyond the slop
