@@ -30,7 +30,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 setup_args=(-Dbuildtype=release)
-[ "$mode" = test ] && setup_args+=(-Dwerror=true -Dtests=enabled)
+if [ "$mode" = test ]; then setup_args+=(-Dwerror=true -Dtests=enabled); else setup_args+=(-Dtests=disabled); fi
 if [ -f build/build.ninja ]; then
   meson setup --reconfigure build "${setup_args[@]}" >/dev/null
 else

@@ -37,10 +37,11 @@ static btRigidBody *add(bullet_ctx *c, btScalar mass, btCollisionShape *shape, c
     info.m_friction = 0.6;
     info.m_restitution = 0.0;
     btRigidBody *b = new btRigidBody(info);
-    b->setActivationState(DISABLE_DEACTIVATION); // no sleeping
     c->world.addRigidBody(b);
-    if (mass > 0)
+    if (mass > 0) {
+        b->setActivationState(DISABLE_DEACTIVATION); // no sleeping
         c->dynamic.push_back(b);
+    }
     return b;
 }
 
