@@ -1,7 +1,7 @@
 // Box-box narrow phase: separating-axis test, then face clipping or edge-edge closest points.
 //
 // 1. Separating axes (15): the 3 face normals of A, the 3 of B and the 9 cross products of an edge
-//    direction of A with one of B. A cross product shorter than RB_BOX_BOX_PARALLEL_SQ (squared;
+//    direction of A with one of B. A cross product shorter than RB_SAT_PARALLEL_SQ (squared;
 //    the edges are parallel within ~1e-3 rad) is skipped: its direction is noise, and when two edges
 //    are parallel the face normals already hold every separating axis of the pair. Each axis is
 //    oriented from A to B (by the sign of (centre B - centre A) . axis; a zero projection counts as
@@ -12,7 +12,7 @@
 //    axes are nearly equally good (Gregorius, "Robust Contact Creation for Physics Simulations",
 //    GDC 2015). With sA, sB the best face separations of A and B and sE the best edge separation:
 //      - B's face is the reference only if sB > sA + t + RB_BOX_BOX_FACE_TOL_REL |sA| (2%);
-//      - the edge pair wins only if sE > sF + t + RB_BOX_BOX_EDGE_TOL_REL |sF| (5%), sF = max(sA, sB).
+//      - the edge pair wins only if sE > sF + t + RB_SAT_EDGE_TOL_REL |sF| (5%), sF = max(sA, sB).
 //    The absolute part t (RB_BOX_BOX_*_TOL_ABS) is half the default linear slop, 2.5 mm, but at most a
 //    tenth of the smallest half extent of the two boxes: an exactly stacked pair that tips by a few
 //    milliradians keeps A's face, and a face contact is not mistaken for an edge contact (edge axes
@@ -53,29 +53,16 @@
 
 #include "closest_points.h"
 #include "manifold_reduce.h"
+#include "sat_tolerance.h"
 #include "shape_geom.h"
 
 #define RB_BOX_BOX_FACE_TOL_ABS 0.0025f
 #define RB_BOX_BOX_FACE_TOL_REL 0.02f
-#define RB_BOX_BOX_EDGE_TOL_ABS 0.0025f
-#define RB_BOX_BOX_EDGE_TOL_REL 0.05f
-#define RB_BOX_BOX_PARALLEL_SQ 1e-6f
 // Clipping a quad by 4 planes gives at most 8 vertices; float noise at points that lie on a plane
 // can add a few, so the buffers hold the candidate limit of rb_manifold_reduce.
 #define RB_BOX_BOX_MAX_POLY RB_MAX_CANDIDATE_POINTS
 
 RB_FN rb_float3 rb_bb_row(rb_mat3 m, int i) { return i == 0 ? m.r0 : (i == 1 ? m.r1 : m.r2); }
-
-RB_FN rb_float3 rb_bb_with(rb_float3 v, int i, float s)
-{
-    if (i == 0)
-        v.x = s;
-    else if (i == 1)
-        v.y = s;
-    else
-        v.z = s;
-    return v;
-}
 
 RB_FN float rb_bb_sign(float x) { return x >= 0.0f ? 1.0f : -1.0f; }
 
@@ -123,7 +110,7 @@ RB_FN int rb_bb_clip(const rb_float3 *ip, const unsigned int *iid, const int *it
         if (((da < 0.0f && db > 0.0f) || (da > 0.0f && db < 0.0f)) && count < RB_BOX_BOX_MAX_POLY) {
             float t = da / (da - db);
             // the crossing lies on the plane exactly
-            op[count] = rb_bb_with(rb_lerp3(ip[i], ip[j], t), axis, sign * h);
+            op[count] = rb_set(rb_lerp3(ip[i], ip[j], t), axis, sign * h);
             oid[count] = (unsigned int)(8 + 4 * itag[i] + plane);
             otag[count] = da < 0.0f ? 12 + plane : itag[i];
             ++count;
@@ -166,7 +153,7 @@ RB_FN int rb_bb_face_contact(rb_float3 cR, rb_mat3 uR, rb_float3 hR, rb_mat3 uI,
         float sb = v < 2 ? 1.0f : -1.0f;
         rb_float3 w = rb_add(fc, rb_add(rb_scale(e1, sa), rb_scale(e2, sb)));
         pa[v] = rb_f3(rb_dot(w, uR.r0), rb_dot(w, uR.r1), rb_dot(w, uR.r2));
-        rb_float3 s = rb_bb_with(rb_bb_with(rb_bb_with(rb_f3(0.0f, 0.0f, 0.0f), k, si), k1, sa), k2, sb);
+        rb_float3 s = rb_set(rb_set(rb_set(rb_f3(0.0f, 0.0f, 0.0f), k, si), k1, sa), k2, sb);
         ida[v] = (unsigned int)rb_bb_vertex_id(s);
         // edge v -> v+1 runs along k1 for v = 0, 2 and along k2 for v = 1, 3
         taga[v] = rb_bb_edge_id((v & 1) ? k2 : k1, s);
@@ -192,7 +179,7 @@ RB_FN int rb_bb_face_contact(rb_float3 cR, rb_mat3 uR, rb_float3 hR, rb_mat3 uI,
         if (!(sep < margin))
             continue;
         // midway: half the separation back towards the reference face
-        rb_float3 p = rb_bb_with(pa[i], fr, rb_get(pa[i], fr) - 0.5f * sep * sr);
+        rb_float3 p = rb_set(pa[i], fr, rb_get(pa[i], fr) - 0.5f * sep * sr);
         cand[count].point = rb_add(cR, rb_bb_combine(uR, p));
         cand[count].separation = sep;
         cand[count].id = base | ida[i];
@@ -218,11 +205,11 @@ RB_FN int rb_bb_edge_contact(rb_float3 ca, rb_mat3 ua, rb_float3 ha, rb_mat3 ub,
             ka = rb_dot(rb_bb_row(ua, k), d);
         if (rb_fabsf(kb) < 1e-6f)
             kb = rb_dot(rb_bb_row(ub, k), d);
-        sa = rb_bb_with(sa, k, rb_bb_sign(ka));
-        sb = rb_bb_with(sb, k, -rb_bb_sign(kb));
+        sa = rb_set(sa, k, rb_bb_sign(ka));
+        sb = rb_set(sb, k, -rb_bb_sign(kb));
     }
-    sa = rb_bb_with(sa, i, 1.0f);
-    sb = rb_bb_with(sb, j, 1.0f);
+    sa = rb_set(sa, i, 1.0f);
+    sb = rb_set(sb, j, 1.0f);
     rb_float3 pa = rb_bb_combine(ua, rb_mul(sa, ha));
     rb_float3 pb = rb_add(d, rb_bb_combine(ub, rb_mul(sb, hb)));
     // pa, pb are the +axis ends of the edges; the other ends are 2 h back along the axis
@@ -313,7 +300,7 @@ RB_FN void rb_collide_box_box(const rb_geom *a, const rb_geom *b, float margin, 
         for (int j = 0; j < 3; ++j) {
             rb_float3 n = rb_cross(rb_bb_row(ua, i), rb_bb_row(ub, j));
             float l2 = rb_len_sq(n);
-            if (l2 < RB_BOX_BOX_PARALLEL_SQ)
+            if (l2 < RB_SAT_PARALLEL_SQ)
                 continue;
             n = rb_scale(n, 1.0f / rb_sqrtf(l2));
             float dist = rb_dot(d, n);
@@ -336,7 +323,7 @@ RB_FN void rb_collide_box_box(const rb_geom *a, const rb_geom *b, float margin, 
     float tol_face = rb_minf(RB_BOX_BOX_FACE_TOL_ABS, 0.1f * hmin) + RB_BOX_BOX_FACE_TOL_REL * rb_fabsf(sep_a);
     int use_b = sep_b > sep_a + tol_face;
     float sep_f = rb_maxf(sep_a, sep_b);
-    float tol_edge = rb_minf(RB_BOX_BOX_EDGE_TOL_ABS, 0.1f * hmin) + RB_BOX_BOX_EDGE_TOL_REL * rb_fabsf(sep_f);
+    float tol_edge = rb_sat_edge_tolerance(hmin, sep_f);
     int use_edge = edge_i >= 0 && sep_e > sep_f + tol_edge;
 
     // The chosen case first. If it gives no point (the tolerance can pick a face whose clipped

@@ -21,8 +21,8 @@
 //    test picks the axis of least penetration among the 3 face normals of the box and the 3 cross
 //    products (segment direction x box edge); cross products shorter than 1e-3 (segment parallel to
 //    that edge) are skipped, the faces cover them. As in box-box, a face wins unless the cross axis
-//    separates more by RB_CAPSULE_BOX_EDGE_TOL_ABS (2.5 mm, at most a tenth of the smallest of the
-//    box's half extents and the radius) + RB_CAPSULE_BOX_EDGE_TOL_REL (5%) |face separation|, so the
+//    separates more by RB_SAT_EDGE_TOL_ABS (2.5 mm, at most a tenth of the smallest of the
+//    box's half extents and the radius) + RB_SAT_EDGE_TOL_REL (5%) |face separation|, so the
 //    normal does not flip between a face and an edge from frame to frame. A face axis gives a face
 //    contact (step 4); a cross axis gives one point between the segment and the box's support edge
 //    along -n (rb_segment_segment_closest), separation = (q - s) . n - r.
@@ -45,26 +45,13 @@
 
 #include "closest_points.h"
 #include "manifold.h"
+#include "sat_tolerance.h"
 #include "shape_geom.h"
 
 #define RB_CAPSULE_BOX_TOUCH 1e-4f
 #define RB_CAPSULE_BOX_FACE_COS 0.99985f
-#define RB_CAPSULE_BOX_EDGE_TOL_ABS 0.0025f
-#define RB_CAPSULE_BOX_EDGE_TOL_REL 0.05f
-#define RB_CAPSULE_BOX_PARALLEL_SQ 1e-6f
 #define RB_CAPSULE_BOX_MERGE 1e-3f
 #define RB_CAPSULE_BOX_FACE_SLACK 5e-4f
-
-RB_FN rb_float3 rb_cb_with(rb_float3 v, int i, float s)
-{
-    if (i == 0)
-        v.x = s;
-    else if (i == 1)
-        v.y = s;
-    else
-        v.z = s;
-    return v;
-}
 
 RB_FN rb_float3 rb_cb_clamp_box(rb_float3 p, rb_float3 h)
 {
@@ -204,7 +191,7 @@ RB_FN int rb_cb_face_contact(rb_float3 p0, rb_float3 dl, rb_float3 h, float r, i
         float sep = hgt - r;
         if (!(sep < margin))
             continue;
-        pts[n] = rb_cb_with(s, k, rb_get(s, k) - fs * 0.5f * (hgt + r));
+        pts[n] = rb_set(s, k, rb_get(s, k) - fs * 0.5f * (hgt + r));
         seps[n] = sep;
         ids[n] = base | (i == 0 ? e0 : e1);
         ++n;
@@ -297,9 +284,9 @@ RB_FN void rb_collide_capsule_box(const rb_geom *a, const rb_geom *b, float marg
     int edge = -1;
     rb_float3 n_e = rb_f3(0.0f, 1.0f, 0.0f);
     for (int k = 0; k < 3; ++k) {
-        rb_float3 axis = rb_cross(w, rb_cb_with(rb_f3(0.0f, 0.0f, 0.0f), k, 1.0f));
+        rb_float3 axis = rb_cross(w, rb_set(rb_f3(0.0f, 0.0f, 0.0f), k, 1.0f));
         float l2 = rb_len_sq(axis);
-        if (l2 < RB_CAPSULE_BOX_PARALLEL_SQ)
+        if (l2 < RB_SAT_PARALLEL_SQ)
             continue;
         axis = rb_scale(axis, 1.0f / rb_sqrtf(l2));
         float dist = rb_dot(c, axis);
@@ -311,7 +298,7 @@ RB_FN void rb_collide_capsule_box(const rb_geom *a, const rb_geom *b, float marg
         }
     }
     float size = rb_minf(rb_minf(rb_minf(h.x, h.y), h.z), r);
-    float tol = rb_minf(RB_CAPSULE_BOX_EDGE_TOL_ABS, 0.1f * size) + RB_CAPSULE_BOX_EDGE_TOL_REL * rb_fabsf(sep_f);
+    float tol = rb_sat_edge_tolerance(size, sep_f);
     int use_edge = edge >= 0 && sep_e > sep_f + tol;
     if (!use_edge) {
         if (rb_cb_face_contact(p0, dl, h, r, face, fs, margin, cb, ub, m) > 0)
@@ -319,7 +306,7 @@ RB_FN void rb_collide_capsule_box(const rb_geom *a, const rb_geom *b, float marg
         // not expected (part of the segment is inside the face's prism); keep the closest point
         float hgt = fs * rb_get(s, face) - rb_get(h, face);
         m->count = 1;
-        m->points[0].point = rb_cb_to_world(cb, ub, rb_cb_with(s, face, rb_get(s, face) - fs * 0.5f * (hgt + r)));
+        m->points[0].point = rb_cb_to_world(cb, ub, rb_set(s, face, rb_get(s, face) - fs * 0.5f * (hgt + r)));
         m->points[0].separation = hgt - r;
         m->points[0].id = ((unsigned int)(2 * face + (fs < 0.0f ? 1 : 0)) << 4) | rb_cb_capsule_feature(t);
         return;
@@ -330,10 +317,10 @@ RB_FN void rb_collide_capsule_box(const rb_geom *a, const rb_geom *b, float marg
     for (int k = 0; k < 3; ++k) {
         float nk = rb_get(n_e, k);
         float side = rb_fabsf(nk) < 1e-6f ? rb_get(c, k) : -nk;
-        eb = rb_cb_with(eb, k, side >= 0.0f ? rb_get(h, k) : -rb_get(h, k));
+        eb = rb_set(eb, k, side >= 0.0f ? rb_get(h, k) : -rb_get(h, k));
     }
-    rb_float3 ea = rb_cb_with(eb, edge, -rb_get(h, edge));
-    eb = rb_cb_with(eb, edge, rb_get(h, edge));
+    rb_float3 ea = rb_set(eb, edge, -rb_get(h, edge));
+    eb = rb_set(eb, edge, rb_get(h, edge));
     float se, te;
     rb_float3 cs, ce;
     rb_segment_segment_closest(p0, rb_add(p0, dl), ea, eb, &se, &te, &cs, &ce);

@@ -65,6 +65,17 @@ RB_FN rb_float3 rb_max3(rb_float3 a, rb_float3 b) { return rb_f3(rb_maxf(a.x, b.
 RB_FN rb_float3 rb_abs3(rb_float3 a) { return rb_f3(rb_fabsf(a.x), rb_fabsf(a.y), rb_fabsf(a.z)); }
 RB_FN rb_float3 rb_lerp3(rb_float3 a, rb_float3 b, float t) { return rb_mad(a, t, rb_sub(b, a)); }
 RB_FN float rb_get(rb_float3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
+// v with component i replaced by s
+RB_FN rb_float3 rb_set(rb_float3 v, int i, float s)
+{
+    if (i == 0)
+        v.x = s;
+    else if (i == 1)
+        v.y = s;
+    else
+        v.z = s;
+    return v;
+}
 RB_FN int rb_is_finite3(rb_float3 v)
 {
     // x - x is 0 for finite x and NaN for inf/NaN; avoids isfinite(), which differs across dialects.
@@ -132,15 +143,15 @@ RB_FN rb_float4 rb_quat_axis_angle(rb_float3 axis, float angle)
 RB_FN rb_float4 rb_quat_integrate(rb_float4 q, rb_float3 w, float h)
 {
     float len = rb_len(w);
-    float half = 0.5f * h * len;
-    if (half < 1e-6f) {
+    float half_angle = 0.5f * h * len;
+    if (half_angle < 1e-6f) {
         // sin(x)/x ~ 1 below float resolution: the first-order form is exact there
         rb_float4 dq = rb_quat_mul(rb_f4(w.x, w.y, w.z, 0.0f), q);
         float s = 0.5f * h;
         return rb_quat_normalize(rb_f4(q.x + s * dq.x, q.y + s * dq.y, q.z + s * dq.z, q.w + s * dq.w));
     }
-    float s = rb_sinf(half) / len;
-    return rb_quat_normalize(rb_quat_mul(rb_f4(w.x * s, w.y * s, w.z * s, rb_cosf(half)), q));
+    float s = rb_sinf(half_angle) / len;
+    return rb_quat_normalize(rb_quat_mul(rb_f4(w.x * s, w.y * s, w.z * s, rb_cosf(half_angle)), q));
 }
 
 // ---- 3x3 matrices ----
