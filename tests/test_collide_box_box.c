@@ -1,106 +1,15 @@
 // Box-box contact manifolds: rb_collide_box_box (core/kernels/collide_box_box.h).
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "kernels/collide_box_box.h"
+#include "collide_test_util.h"
 
 #define MARGIN 0.02f
 
-static rb_geom box_at(rb_float3 p, rb_float4 q, float hx, float hy, float hz)
-{
-    return rb_geom_make(RB_GEOM_BOX, rb_xform_make(p, q), rb_f4(hx, hy, hz, 0.0f));
-}
+static rb_manifold collide(rb_geom a, rb_geom b) { return collide_from_garbage(rb_collide_box_box, a, b, MARGIN); }
 
-static rb_float4 turn(float ax, float ay, float az, float angle)
-{
-    return rb_quat_axis_angle(rb_f3(ax, ay, az), angle);
-}
-
-static rb_manifold collide(rb_geom a, rb_geom b)
-{
-    rb_manifold m;
-    memset(&m, 0xab, sizeof m); // garbage in: the routine must set everything it reports
-    rb_collide_box_box(&a, &b, MARGIN, &m);
-    return m;
-}
-
-static void assert_normal(rb_manifold m, float x, float y, float z, float tol)
-{
-    assert_float_equal(m.normal.x, x, tol);
-    assert_float_equal(m.normal.y, y, tol);
-    assert_float_equal(m.normal.z, z, tol);
-}
-
-// Index of the manifold point within `tol` of p, or fails.
-static int find_point(rb_manifold m, rb_float3 p, float tol)
-{
-    for (int i = 0; i < m.count; ++i)
-        if (fabsf(m.points[i].point.x - p.x) <= tol && fabsf(m.points[i].point.y - p.y) <= tol &&
-            fabsf(m.points[i].point.z - p.z) <= tol)
-            return i;
-    fail_msg("no contact point near (%g, %g, %g)", (double)p.x, (double)p.y, (double)p.z);
-    return -1;
-}
-
-static void assert_ids_unique(rb_manifold m)
-{
-    for (int i = 0; i < m.count; ++i)
-        for (int j = i + 1; j < m.count; ++j)
-            assert_int_not_equal(m.points[i].id, m.points[j].id);
-}
+// A cube of side 1.
+static rb_geom cube_at(rb_float3 p, rb_float4 q) { return box_at(p, q, rb_f3(0.5f, 0.5f, 0.5f)); }
 
 // ---- independent reference geometry, in double ----
-
-typedef struct dvec {
-    double x, y, z;
-} dvec;
-
-static dvec dv(rb_float3 v) { return (dvec){(double)v.x, (double)v.y, (double)v.z}; }
-static dvec dsub(dvec a, dvec b) { return (dvec){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static double ddot(dvec a, dvec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static dvec dcross(dvec a, dvec b)
-{
-    return (dvec){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-static double dlen(dvec a) { return sqrt(ddot(a, a)); }
-
-// World axes of a box from its quaternion, v' = v + 2w (u x v) + 2 u x (u x v).
-static void daxes(rb_float4 q, dvec out[3])
-{
-    double qx = (double)q.x, qy = (double)q.y, qz = (double)q.z, qw = (double)q.w;
-    double n = sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-    dvec u = {qx / n, qy / n, qz / n};
-    double w = qw / n;
-    for (int i = 0; i < 3; ++i) {
-        dvec v = {i == 0, i == 1, i == 2};
-        dvec t = dcross(u, v);
-        t = (dvec){2 * t.x, 2 * t.y, 2 * t.z};
-        dvec c = dcross(u, t);
-        out[i] = (dvec){v.x + w * t.x + c.x, v.y + w * t.y + c.y, v.z + w * t.z + c.z};
-    }
-}
-
-// Distance from p to the box (0 inside).
-static double point_box_distance(rb_geom g, rb_float3 p)
-{
-    dvec ax[3];
-    daxes(g.xf.q, ax);
-    dvec d = dsub(dv(p), dv(g.xf.p));
-    double h[3] = {(double)g.params.x, (double)g.params.y, (double)g.params.z}, s = 0.0;
-    for (int k = 0; k < 3; ++k) {
-        double e = fabs(ddot(d, ax[k])) - h[k];
-        if (e > 0.0)
-            s += e * e;
-    }
-    return sqrt(s);
-}
 
 // Largest separation over all 15 axes (< 0: the boxes overlap by at least that much on every axis).
 static double sat_separation(rb_geom a, rb_geom b)
@@ -122,7 +31,7 @@ static double sat_separation(rb_geom a, rb_geom b)
         }
     double ha[3] = {(double)a.params.x, (double)a.params.y, (double)a.params.z};
     double hb[3] = {(double)b.params.x, (double)b.params.y, (double)b.params.z};
-    dvec d = dsub(dv(b.xf.p), dv(a.xf.p));
+    dvec d = dsub(dv_from(b.xf.p), dv_from(a.xf.p));
     double best = -1e30;
     for (int k = 0; k < n; ++k) {
         double ra = 0.0, rbb = 0.0;
@@ -146,8 +55,8 @@ static void test_box_resting_flat_on_bigger_box_gives_its_four_bottom_corners(vo
     // is at 0.4921875: it sinks 2^-7 = 0.0078125 into A. Normal +y (A's top face is the reference;
     // B's bottom face separates just as much, and ties go to A). The four points are B's bottom
     // corners x in {-0.25, 0.75}, z in {-1, 0}, moved half the depth up: y = 0.5 - 0.00390625.
-    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 2.0f, 0.5f, 2.0f);
-    rb_geom b = box_at(rb_f3(0.25f, 0.9921875f, -0.5f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
+    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(2.0f, 0.5f, 2.0f));
+    rb_geom b = cube_at(rb_f3(0.25f, 0.9921875f, -0.5f), rb_quat_identity());
     rb_manifold m = collide(a, b);
     assert_int_equal(m.count, 4);
     assert_normal(m, 0.0f, 1.0f, 0.0f, 0.0f);
@@ -166,8 +75,8 @@ static void test_identical_boxes_stacked_exactly_use_the_lower_box_face(void **s
     // Two unit cubes, B 0.984375 above A: depth 1 - 0.984375 = 0.015625. A's +y face and B's -y face
     // separate equally; the tie goes to A, so every id has the "reference on B" bit (14) clear.
     // Points: the shared square's corners (+-0.5, 0.5 - 0.0078125, +-0.5).
-    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
-    rb_geom b = box_at(rb_f3(0.0f, 0.984375f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
+    rb_geom a = cube_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity());
+    rb_geom b = cube_at(rb_f3(0.0f, 0.984375f, 0.0f), rb_quat_identity());
     rb_manifold m = collide(a, b);
     assert_int_equal(m.count, 4);
     assert_normal(m, 0.0f, 1.0f, 0.0f, 0.0f);
@@ -186,8 +95,8 @@ static void test_box_turned_45_degrees_about_the_normal_gives_four_points_of_the
     // clipped by A's top square is an octagon with vertices (+-0.5, +-0.2071) and (+-0.2071, +-0.5);
     // reduced to 4. All lie in both footprints at depth 0.01, midway at y = 0.495, and span a large part
     // of the octagon (area 0.828): any 4 of its vertices that are not clustered cover more than 0.5.
-    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
-    rb_geom b = box_at(rb_f3(0.0f, 0.99f, 0.0f), turn(0.0f, 1.0f, 0.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
+    rb_geom a = cube_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity());
+    rb_geom b = cube_at(rb_f3(0.0f, 0.99f, 0.0f), turn(0.0f, 1.0f, 0.0f, 0.25f * RB_PI));
     rb_manifold m = collide(a, b);
     assert_int_equal(m.count, 4);
     assert_normal(m, 0.0f, 1.0f, 0.0f, 1e-6f);
@@ -229,9 +138,9 @@ static void test_box_tilted_onto_an_edge_gives_two_points_along_that_edge(void *
     // (-0.5 cos30 + 0.5 sin30, -0.5 sin30 - 0.5 cos30) = (-0.1830127, -0.6830127), the lowest edge (along
     // z). Centre at (0.3, 0.5 + 0.6830127 - 0.01, 0.2) on the 4 x 1 x 4 slab: that edge sinks 0.01, the
     // rest of B's bottom face rises away. Two points, (0.3 - 0.1830127, 0.495, 0.2 +- 0.5).
-    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 2.0f, 0.5f, 2.0f);
+    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(2.0f, 0.5f, 2.0f));
     rb_geom b =
-        box_at(rb_f3(0.3f, 0.5f + 0.6830127f - 0.01f, 0.2f), turn(0.0f, 0.0f, 1.0f, RB_PI / 6.0f), 0.5f, 0.5f, 0.5f);
+        cube_at(rb_f3(0.3f, 0.5f + 0.6830127f - 0.01f, 0.2f), turn(0.0f, 0.0f, 1.0f, RB_PI / 6.0f));
     rb_manifold m = collide(a, b);
     assert_int_equal(m.count, 2);
     assert_normal(m, 0.0f, 1.0f, 0.0f, 0.0f);
@@ -240,14 +149,6 @@ static void test_box_tilted_onto_an_edge_gives_two_points_along_that_edge(void *
         assert_float_equal(m.points[k].separation, -0.01f, 2e-5f);
     }
     assert_ids_unique(m);
-}
-
-// Rotation taking unit vector u to unit vector v.
-static rb_float4 rotation_between(rb_float3 u, rb_float3 v)
-{
-    rb_float3 axis = rb_cross(u, v);
-    float angle = atan2f(rb_len(axis), rb_dot(u, v));
-    return rb_quat_axis_angle(axis, angle);
 }
 
 static void test_box_balanced_on_a_vertex_gives_one_point_under_the_vertex(void **state)
@@ -259,8 +160,8 @@ static void test_box_balanced_on_a_vertex_gives_one_point_under_the_vertex(void 
     // (0.1, 0.495, 0.2), separation -0.01, normal +y.
     float s3 = 1.0f / sqrtf(3.0f);
     rb_float4 q = rotation_between(rb_f3(s3, s3, s3), rb_f3(0.0f, 1.0f, 0.0f));
-    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 2.0f, 0.5f, 2.0f);
-    rb_geom b = box_at(rb_f3(0.1f, 0.5f + 0.8660254f - 0.01f, 0.2f), q, 0.5f, 0.5f, 0.5f);
+    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(2.0f, 0.5f, 2.0f));
+    rb_geom b = cube_at(rb_f3(0.1f, 0.5f + 0.8660254f - 0.01f, 0.2f), q);
     rb_manifold m = collide(a, b);
     assert_int_equal(m.count, 1);
     assert_normal(m, 0.0f, 1.0f, 0.0f, 0.0f);
@@ -278,9 +179,9 @@ static void test_crossed_edges_give_one_point_midway_between_them(void **state)
     // (0.1, 2 * 0.7071068 - 0.01, -0.15): the edges cross at (0, ., -0.15) and overlap 0.01 along y,
     // the least penetration of all 15 axes (the face axes of both boxes overlap by about 0.35 or more).
     // Edge case: normal +y (A to B), one point midway: (0, 0.7071068 - 0.005, -0.15).
-    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
+    rb_geom a = cube_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI));
     rb_geom b =
-        box_at(rb_f3(0.1f, 1.4142136f - 0.01f, -0.15f), turn(1.0f, 0.0f, 0.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
+        cube_at(rb_f3(0.1f, 1.4142136f - 0.01f, -0.15f), turn(1.0f, 0.0f, 0.0f, 0.25f * RB_PI));
     rb_manifold m = collide(a, b);
     assert_int_equal(m.count, 1);
     assert_normal(m, 0.0f, 1.0f, 0.0f, 1e-5f);
@@ -294,9 +195,9 @@ static void test_crossed_edges_with_b_below_a_give_a_downward_normal(void **stat
     (void)state;
     // The previous pair mirrored: B's top edge (along x) 0.01 into A's bottom edge (along z). The
     // normal still points from A to B: (0, -1, 0); point (0, -(0.7071068 - 0.005), 0.15).
-    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
+    rb_geom a = cube_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI));
     rb_geom b =
-        box_at(rb_f3(-0.1f, -(1.4142136f - 0.01f), 0.15f), turn(1.0f, 0.0f, 0.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
+        cube_at(rb_f3(-0.1f, -(1.4142136f - 0.01f), 0.15f), turn(1.0f, 0.0f, 0.0f, 0.25f * RB_PI));
     rb_manifold m = collide(a, b);
     assert_int_equal(m.count, 1);
     assert_normal(m, 0.0f, -1.0f, 0.0f, 1e-5f);
@@ -313,8 +214,8 @@ static void test_edge_resting_along_a_parallel_face_edge_gives_two_points(void *
     // the reference (normal -y from B, so +y from A to B); A's incident face is a 45 deg face whose top
     // edge, clipped to B's footprint z in [-0.5, 0.5], gives (0, 0.7071068 - 0.005, +-0.5). Its lower
     // corners, clipped at x = +-0.5, are 0.49 below B: beyond the margin.
-    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
-    rb_geom b = box_at(rb_f3(0.0f, 0.7071068f + 0.49f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
+    rb_geom a = cube_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI));
+    rb_geom b = cube_at(rb_f3(0.0f, 0.7071068f + 0.49f, 0.0f), rb_quat_identity());
     rb_manifold m = collide(a, b);
     assert_int_equal(m.count, 2);
     assert_normal(m, 0.0f, 1.0f, 0.0f, 0.0f);
@@ -335,8 +236,8 @@ static void test_parallel_edges_touching_give_finite_deterministic_contact(void 
     // d . n = (1.4142136 - 0.01) / sqrt2, i.e. -0.0070711. The reference and incident faces are parallel
     // and overlap in a sliver 0.0071 wide along the shared edge line (x = 0, y = 0.7071068 - 0.005),
     // z in [-0.5, 0.5]: four points, two at each end, all 0.0070711 deep.
-    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
-    rb_geom b = box_at(rb_f3(0.0f, 1.4142136f - 0.01f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
+    rb_geom a = cube_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI));
+    rb_geom b = cube_at(rb_f3(0.0f, 1.4142136f - 0.01f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI));
     rb_manifold m1 = collide(a, b);
     rb_manifold m2 = collide(a, b);
     assert_memory_equal(&m1, &m2, sizeof m1);
@@ -358,13 +259,13 @@ static void test_boxes_farther_apart_than_the_margin_have_no_contact(void **stat
 {
     (void)state;
     // Unit cubes 1.03 apart: a gap of 0.03 > margin 0.02.
-    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
-    rb_geom b = box_at(rb_f3(0.2f, 1.03f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
+    rb_geom a = cube_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity());
+    rb_geom b = cube_at(rb_f3(0.2f, 1.03f, 0.0f), rb_quat_identity());
     rb_manifold m = collide(a, b);
     assert_int_equal(m.count, 0);
     // also across an edge: edges crossing 0.03 apart
-    a = box_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
-    b = box_at(rb_f3(0.0f, 1.4142136f + 0.03f, 0.0f), turn(1.0f, 0.0f, 0.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
+    a = cube_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI));
+    b = cube_at(rb_f3(0.0f, 1.4142136f + 0.03f, 0.0f), turn(1.0f, 0.0f, 0.0f, 0.25f * RB_PI));
     m = collide(a, b);
     assert_int_equal(m.count, 0);
 }
@@ -374,8 +275,8 @@ static void test_boxes_closer_than_the_margin_give_speculative_points(void **sta
     (void)state;
     // Cube B (half 0.25) hovering 2^-7 = 0.0078125 above the slab (margin 0.02): four points with
     // separation +0.0078125, midway in the gap at y = 0.5 + 0.00390625, at B's bottom corners.
-    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 2.0f, 0.5f, 2.0f);
-    rb_geom b = box_at(rb_f3(-1.0f, 0.7578125f, 0.5f), rb_quat_identity(), 0.25f, 0.25f, 0.25f);
+    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(2.0f, 0.5f, 2.0f));
+    rb_geom b = box_at(rb_f3(-1.0f, 0.7578125f, 0.5f), rb_quat_identity(), rb_f3(0.25f, 0.25f, 0.25f));
     rb_manifold m = collide(a, b);
     assert_int_equal(m.count, 4);
     assert_normal(m, 0.0f, 1.0f, 0.0f, 0.0f);
@@ -384,8 +285,8 @@ static void test_boxes_closer_than_the_margin_give_speculative_points(void **sta
         assert_float_equal(m.points[k].separation, 0.0078125f, 0.0f);
     }
     // edges crossing with a 0.01 gap: one speculative point in the middle of the gap
-    a = box_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
-    b = box_at(rb_f3(0.0f, 1.4142136f + 0.01f, 0.0f), turn(1.0f, 0.0f, 0.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
+    a = cube_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI));
+    b = cube_at(rb_f3(0.0f, 1.4142136f + 0.01f, 0.0f), turn(1.0f, 0.0f, 0.0f, 0.25f * RB_PI));
     m = collide(a, b);
     assert_int_equal(m.count, 1);
     assert_normal(m, 0.0f, 1.0f, 0.0f, 1e-5f);
@@ -402,8 +303,8 @@ static void test_deeply_overlapping_boxes_separate_along_the_least_penetration_a
     // penetration is y: normal +y, depth 0.9. B's bottom face (y = -0.4) clipped to A's top face
     // (x in [-0.45, 0.5] after clipping, z in [-0.5, 0.5]); each point 0.9 below A's top face, moved up
     // by 0.45: y = -0.4 + 0.45 = 0.05.
-    rb_geom a = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
-    rb_geom b = box_at(rb_f3(0.05f, 0.1f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
+    rb_geom a = cube_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity());
+    rb_geom b = cube_at(rb_f3(0.05f, 0.1f, 0.0f), rb_quat_identity());
     rb_manifold m = collide(a, b);
     assert_int_equal(m.count, 4);
     assert_normal(m, 0.0f, 1.0f, 0.0f, 0.0f);
@@ -426,7 +327,7 @@ static void test_coincident_centres_give_a_deterministic_finite_contact(void **s
     // Same pose: every axis overlaps by 1; A's x face (the first tested) wins the tie and the zero
     // projection counts as positive, so the normal is +x. B's -x face (x = -0.5) is the incident face:
     // four points 1 deep, moved back 0.5, at x = 0.
-    rb_geom a = box_at(rb_f3(1.0f, 2.0f, 3.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
+    rb_geom a = cube_at(rb_f3(1.0f, 2.0f, 3.0f), rb_quat_identity());
     rb_manifold m1 = collide(a, a);
     rb_manifold m2 = collide(a, a);
     assert_memory_equal(&m1, &m2, sizeof m1);
@@ -438,8 +339,8 @@ static void test_coincident_centres_give_a_deterministic_finite_contact(void **s
         assert_true(rb_is_finite3(m1.points[i].point));
     }
     // a flat slab and a cube, same centre, B turned: least overlap along y (0.5 + 0.5)
-    rb_geom s = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 2.0f, 0.5f, 2.0f);
-    rb_geom c = box_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 1.0f, 0.0f, 0.3f), 0.5f, 0.5f, 0.5f);
+    rb_geom s = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(2.0f, 0.5f, 2.0f));
+    rb_geom c = cube_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 1.0f, 0.0f, 0.3f));
     m1 = collide(s, c);
     m2 = collide(s, c);
     assert_memory_equal(&m1, &m2, sizeof m1);
@@ -470,28 +371,12 @@ static void test_swapping_the_boxes_flips_the_normal_and_keeps_the_points(void *
     (void)state;
     // Swapped, the other box's face becomes the reference (or the edges swap roles); the contact is
     // the same: same points and separations, opposite normal.
-    rb_geom slab = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 2.0f, 0.5f, 2.0f);
-    assert_swapped(slab, box_at(rb_f3(0.25f, 0.99f, -0.5f), rb_quat_identity(), 0.5f, 0.5f, 0.5f));
-    assert_swapped(slab, box_at(rb_f3(0.3f, 0.5f + 0.6830127f - 0.01f, 0.2f), turn(0.0f, 0.0f, 1.0f, RB_PI / 6.0f),
-                                0.5f, 0.5f, 0.5f));
-    rb_geom diamond = box_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
-    assert_swapped(diamond, box_at(rb_f3(0.1f, 1.4142136f - 0.01f, -0.15f), turn(1.0f, 0.0f, 0.0f, 0.25f * RB_PI), 0.5f,
-                                   0.5f, 0.5f));
-    assert_swapped(diamond, box_at(rb_f3(0.0f, 0.7071068f + 0.49f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f));
-}
-
-// Ids of m, sorted.
-static void sorted_ids(rb_manifold m, unsigned int *ids)
-{
-    for (int i = 0; i < m.count; ++i)
-        ids[i] = m.points[i].id;
-    for (int i = 0; i < m.count; ++i)
-        for (int j = i + 1; j < m.count; ++j)
-            if (ids[j] < ids[i]) {
-                unsigned int t = ids[i];
-                ids[i] = ids[j];
-                ids[j] = t;
-            }
+    rb_geom slab = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(2.0f, 0.5f, 2.0f));
+    assert_swapped(slab, cube_at(rb_f3(0.25f, 0.99f, -0.5f), rb_quat_identity()));
+    assert_swapped(slab, cube_at(rb_f3(0.3f, 0.5f + 0.6830127f - 0.01f, 0.2f), turn(0.0f, 0.0f, 1.0f, RB_PI / 6.0f)));
+    rb_geom diamond = cube_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI));
+    assert_swapped(diamond, cube_at(rb_f3(0.1f, 1.4142136f - 0.01f, -0.15f), turn(1.0f, 0.0f, 0.0f, 0.25f * RB_PI)));
+    assert_swapped(diamond, cube_at(rb_f3(0.0f, 0.7071068f + 0.49f, 0.0f), rb_quat_identity()));
 }
 
 static void assert_ids_stable(rb_geom a, rb_geom b)
@@ -500,96 +385,54 @@ static void assert_ids_stable(rb_geom a, rb_geom b)
     rb_manifold m0 = collide(a, b);
     assert_true(m0.count > 0);
     assert_ids_unique(m0);
-    unsigned int id0[4], id1[4];
-    sorted_ids(m0, id0);
-    const rb_float3 shifts[4] = {
-        {1e-4f, 0.0f, 0.0f}, {0.0f, 1e-4f, 0.0f}, {0.0f, 0.0f, -1e-4f}, {-1e-4f, -1e-4f, 1e-4f}};
-    const rb_float3 axes[4] = {{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}, {1.0f, -2.0f, 3.0f}};
-    for (int i = 0; i < 4; ++i) {
-        rb_geom b1 = b;
-        b1.xf.p = rb_add(b.xf.p, shifts[i]);
-        b1.xf.q = rb_quat_normalize(rb_quat_mul(rb_quat_axis_angle(axes[i], (i & 1) ? -1e-3f : 1e-3f), b.xf.q));
-        rb_manifold m1 = collide(a, b1);
-        assert_int_equal(m1.count, m0.count);
-        assert_ids_unique(m1);
-        sorted_ids(m1, id1);
-        for (int k = 0; k < m0.count; ++k)
-            assert_int_equal(id1[k], id0[k]);
-    }
+    for (int i = 0; i < NUDGES; ++i)
+        assert_same_ids(m0, collide(a, nudged(b, i)));
 }
 
 static void test_feature_ids_survive_a_tiny_perturbation_and_are_unique(void **state)
 {
     (void)state;
-    rb_geom slab = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 2.0f, 0.5f, 2.0f);
+    rb_geom slab = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(2.0f, 0.5f, 2.0f));
     // resting on a face, box corners (vertex ids)
-    assert_ids_stable(slab, box_at(rb_f3(0.25f, 0.99f, -0.5f), rb_quat_identity(), 0.5f, 0.5f, 0.5f));
+    assert_ids_stable(slab, cube_at(rb_f3(0.25f, 0.99f, -0.5f), rb_quat_identity()));
     // overhanging the slab's corner: two points are cut by A's side planes (edge x plane ids)
-    assert_ids_stable(slab, box_at(rb_f3(1.8f, 0.99f, 1.7f), rb_quat_identity(), 0.5f, 0.5f, 0.5f));
+    assert_ids_stable(slab, cube_at(rb_f3(1.8f, 0.99f, 1.7f), rb_quat_identity()));
     // tilted onto an edge
-    assert_ids_stable(slab, box_at(rb_f3(0.3f, 0.5f + 0.6830127f - 0.01f, 0.2f), turn(0.0f, 0.0f, 1.0f, RB_PI / 6.0f),
-                                   0.5f, 0.5f, 0.5f));
+    assert_ids_stable(slab,
+                      cube_at(rb_f3(0.3f, 0.5f + 0.6830127f - 0.01f, 0.2f), turn(0.0f, 0.0f, 1.0f, RB_PI / 6.0f)));
     // balanced on a vertex: the three faces around it are equally anti-parallel to the normal, so
     // the incident face flips under the perturbation; the touching feature (the vertex) does not
     float s3 = 1.0f / sqrtf(3.0f);
-    assert_ids_stable(slab, box_at(rb_f3(0.1f, 0.5f + 0.8660254f - 0.01f, 0.2f),
-                                   rotation_between(rb_f3(s3, s3, s3), rb_f3(0.0f, 1.0f, 0.0f)), 0.5f, 0.5f, 0.5f));
+    assert_ids_stable(slab, cube_at(rb_f3(0.1f, 0.5f + 0.8660254f - 0.01f, 0.2f),
+                                    rotation_between(rb_f3(s3, s3, s3), rb_f3(0.0f, 1.0f, 0.0f))));
     // crossed edges
-    rb_geom diamond = box_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f);
-    assert_ids_stable(diamond, box_at(rb_f3(0.1f, 1.4142136f - 0.01f, -0.15f), turn(1.0f, 0.0f, 0.0f, 0.25f * RB_PI),
-                                      0.5f, 0.5f, 0.5f));
+    rb_geom diamond = cube_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, 0.25f * RB_PI));
+    assert_ids_stable(diamond, cube_at(rb_f3(0.1f, 1.4142136f - 0.01f, -0.15f), turn(1.0f, 0.0f, 0.0f, 0.25f * RB_PI)));
     // identical cubes turned 45 deg: the octagon's 8 corners are all clip points; the ids of the 8
     // candidates are distinct and the kept 4 must be too
-    rb_manifold m = collide(box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f),
-                            box_at(rb_f3(0.0f, 0.99f, 0.0f), turn(0.0f, 1.0f, 0.0f, 0.25f * RB_PI), 0.5f, 0.5f, 0.5f));
+    rb_manifold m = collide(cube_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity()),
+                            cube_at(rb_f3(0.0f, 0.99f, 0.0f), turn(0.0f, 1.0f, 0.0f, 0.25f * RB_PI)));
     assert_ids_unique(m);
 }
 
 // ---- fuzz ----
-
-static uint32_t lcg_state;
-
-static float lcg_uniform(float lo, float hi)
-{
-    lcg_state = lcg_state * 1664525u + 1013904223u;
-    return lo + (hi - lo) * (float)(lcg_state >> 8) * (1.0f / 16777216.0f);
-}
-
-static rb_float4 random_rotation(void)
-{
-    float pick = lcg_uniform(0.0f, 1.0f);
-    if (pick < 0.15f)
-        return rb_quat_identity();
-    if (pick < 0.3f) {
-        // a quarter-turn multiple about a local axis, possibly nudged: parallel and near-parallel edges
-        int axis = (int)lcg_uniform(0.0f, 2.999f);
-        float nudge = lcg_uniform(0.0f, 1.0f) < 0.5f ? 0.0f : lcg_uniform(-2e-3f, 2e-3f);
-        return turn(axis == 0, axis == 1, axis == 2, 0.5f * RB_PI * (float)(int)lcg_uniform(0.0f, 3.999f) + nudge);
-    }
-    for (;;) {
-        rb_float4 q = rb_f4(lcg_uniform(-1, 1), lcg_uniform(-1, 1), lcg_uniform(-1, 1), lcg_uniform(-1, 1));
-        float l2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-        if (l2 > 0.01f && l2 <= 1.0f)
-            return rb_quat_normalize(q);
-    }
-}
 
 // The next random pair, half extents in [lo, hi]: half placed anywhere within reach, half (odd `iter`)
 // slid along a random direction to an SAT separation in [-0.03, 0.03] (resting and speculative
 // contacts; the window shrinks with boxes smaller than 5 cm).
 static void random_pair(int iter, float lo_size, float hi_size, rb_geom *a, rb_geom *b)
 {
-    rb_float3 ha = rb_f3(lcg_uniform(lo_size, hi_size), lcg_uniform(lo_size, hi_size), lcg_uniform(lo_size, hi_size));
-    rb_float3 hb = rb_f3(lcg_uniform(lo_size, hi_size), lcg_uniform(lo_size, hi_size), lcg_uniform(lo_size, hi_size));
+    rb_float3 ha = rb_f3(frand(lo_size, hi_size), frand(lo_size, hi_size), frand(lo_size, hi_size));
+    rb_float3 hb = rb_f3(frand(lo_size, hi_size), frand(lo_size, hi_size), frand(lo_size, hi_size));
     float reach = 0.9f * (rb_len(ha) + rb_len(hb));
-    rb_float3 pa = rb_f3(lcg_uniform(-5.0f, 5.0f), lcg_uniform(-5.0f, 5.0f), lcg_uniform(-5.0f, 5.0f));
-    rb_float3 off = rb_f3(lcg_uniform(-reach, reach), lcg_uniform(-reach, reach), lcg_uniform(-reach, reach));
-    *a = box_at(pa, random_rotation(), ha.x, ha.y, ha.z);
-    *b = box_at(rb_add(pa, off), random_rotation(), hb.x, hb.y, hb.z);
+    rb_float3 pa = rb_f3(frand(-5.0f, 5.0f), frand(-5.0f, 5.0f), frand(-5.0f, 5.0f));
+    rb_float3 off = rb_f3(frand(-reach, reach), frand(-reach, reach), frand(-reach, reach));
+    *a = box_at(pa, random_rotation_often_aligned(), ha);
+    *b = box_at(rb_add(pa, off), random_rotation_often_aligned(), hb);
     if (iter & 1) {
         // the SAT separation grows monotonically along the ray: bisect for the target
         float window = 0.03f * fminf(1.0f, 20.0f * lo_size);
-        float target = lcg_uniform(-window, window), lo = 0.0f, hi = 2.0f * reach / (rb_len(off) + 1e-6f);
+        float target = frand(-window, window), lo = 0.0f, hi = 2.0f * reach / (rb_len(off) + 1e-6f);
         for (int k = 0; k < 40; ++k) {
             float t = 0.5f * (lo + hi);
             b->xf.p = rb_mad(pa, t, off);
@@ -620,7 +463,7 @@ typedef struct fuzz_stats {
 static fuzz_stats fuzz_box_pairs(uint32_t seed, int count, float lo_size, float hi_size)
 {
     fuzz_stats st = {0, 0, 0, 0};
-    lcg_state = seed;
+    rng_state = seed;
     for (int iter = 0; iter < count; ++iter) {
         rb_geom a, b;
         random_pair(iter, lo_size, hi_size, &a, &b);

@@ -1,73 +1,18 @@
 // Capsule-box contact manifolds: rb_collide_capsule_box (core/kernels/collide_capsule_box.h).
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "kernels/collide_capsule_box.h"
+#include "collide_test_util.h"
 
 #define MARGIN 0.02f
-
-static rb_geom box_at(rb_float3 p, rb_float4 q, float hx, float hy, float hz)
-{
-    return rb_geom_make(RB_GEOM_BOX, rb_xform_make(p, q), rb_f4(hx, hy, hz, 0.0f));
-}
-
-// Rotation taking unit vector u to unit vector v (u = -v: half a turn about an axis normal to u).
-static rb_float4 rotation_between(rb_float3 u, rb_float3 v)
-{
-    rb_float3 axis = rb_cross(u, v);
-    if (rb_len(axis) < 1e-6f && rb_dot(u, v) < 0.0f)
-        axis = fabsf(u.x) < 0.9f ? rb_cross(u, rb_f3(1.0f, 0.0f, 0.0f)) : rb_cross(u, rb_f3(0.0f, 1.0f, 0.0f));
-    float angle = atan2f(rb_len(rb_cross(u, v)), rb_dot(u, v));
-    return rb_quat_axis_angle(axis, angle);
-}
 
 // Capsule centred at p whose axis (local y) points along dir.
 static rb_geom capsule_along(rb_float3 p, rb_float3 dir, float half_length, float radius)
 {
-    rb_float4 q = rotation_between(rb_f3(0.0f, 1.0f, 0.0f), rb_normalize(dir));
-    return rb_geom_make(RB_GEOM_CAPSULE, rb_xform_make(p, q), rb_f4(half_length, radius, 0.0f, 0.0f));
+    return capsule_at(p, rotation_between(rb_f3(0.0f, 1.0f, 0.0f), rb_normalize(dir)), half_length, radius);
 }
 
-static rb_manifold collide(rb_geom a, rb_geom b)
-{
-    rb_manifold m;
-    memset(&m, 0xab, sizeof m); // garbage in: the routine must set everything it reports
-    rb_collide_capsule_box(&a, &b, MARGIN, &m);
-    return m;
-}
+static rb_manifold collide(rb_geom a, rb_geom b) { return collide_from_garbage(rb_collide_capsule_box, a, b, MARGIN); }
 
-static void assert_normal(rb_manifold m, float x, float y, float z, float tol)
-{
-    assert_float_equal(m.normal.x, x, tol);
-    assert_float_equal(m.normal.y, y, tol);
-    assert_float_equal(m.normal.z, z, tol);
-}
-
-static int find_point(rb_manifold m, rb_float3 p, float tol)
-{
-    for (int i = 0; i < m.count; ++i)
-        if (fabsf(m.points[i].point.x - p.x) <= tol && fabsf(m.points[i].point.y - p.y) <= tol &&
-            fabsf(m.points[i].point.z - p.z) <= tol)
-            return i;
-    fail_msg("no contact point near (%g, %g, %g)", (double)p.x, (double)p.y, (double)p.z);
-    return -1;
-}
-
-static void assert_ids_unique(rb_manifold m)
-{
-    for (int i = 0; i < m.count; ++i)
-        for (int j = i + 1; j < m.count; ++j)
-            assert_int_not_equal(m.points[i].id, m.points[j].id);
-}
-
-static rb_geom unit_box(void) { return box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 1.0f, 0.5f, 1.0f); }
+static rb_geom unit_box(void) { return box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(1.0f, 0.5f, 1.0f)); }
 
 // ---- face contacts ----
 
@@ -153,8 +98,7 @@ static void test_capsule_on_a_turned_box_gives_points_on_the_turned_face(void **
     // 0.74 - 0.5 - 0.25 = -0.01; points at the ends, z = 0.1 -+ 0.3, halfway between the surfaces:
     // 0.495 along the normal.
     rb_float3 n = rb_f3(-0.5f, 0.8660254f, 0.0f);
-    rb_geom box =
-        box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_axis_angle(rb_f3(0.0f, 0.0f, 1.0f), RB_PI / 6.0f), 1.0f, 0.5f, 1.0f);
+    rb_geom box = box_at(rb_f3(0.0f, 0.0f, 0.0f), turn(0.0f, 0.0f, 1.0f, RB_PI / 6.0f), rb_f3(1.0f, 0.5f, 1.0f));
     rb_geom cap =
         capsule_along(rb_add(rb_scale(n, 0.74f), rb_f3(0.0f, 0.0f, 0.1f)), rb_f3(0.0f, 0.0f, 1.0f), 0.3f, 0.25f);
     rb_manifold m = collide(cap, box);
@@ -177,7 +121,7 @@ static void test_capsule_across_a_box_edge_gives_one_point_on_the_edge(void **st
     // capsule's surface (0.01 inside) and the edge: edge point - 0.005 d.
     rb_float3 dg = rb_f3(0.0f, 0.70710678f, 0.70710678f);
     rb_float3 edge = rb_f3(0.1f, 0.5f, 0.5f);
-    rb_geom box = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
+    rb_geom box = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(0.5f, 0.5f, 0.5f));
     rb_geom cap = capsule_along(rb_mad(edge, 0.19f, dg), rb_f3(0.0f, 1.0f, -1.0f), 0.6f, 0.2f);
     rb_manifold m = collide(cap, box);
     assert_int_equal(m.count, 1);
@@ -194,7 +138,7 @@ static void test_capsule_end_over_a_box_corner_gives_a_diagonal_normal(void **st
     // the corner.
     rb_float3 c = rb_f3(0.57735027f, 0.57735027f, 0.57735027f);
     rb_float3 corner = rb_f3(0.5f, 0.5f, 0.5f);
-    rb_geom box = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
+    rb_geom box = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(0.5f, 0.5f, 0.5f));
     rb_geom cap = capsule_along(rb_mad(corner, 0.24f + 0.4f, c), c, 0.4f, 0.25f);
     rb_manifold m = collide(cap, box);
     assert_int_equal(m.count, 1);
@@ -242,7 +186,7 @@ static void test_capsule_sunk_into_a_box_edge_is_pushed_out_along_the_edge_norma
     // (0.15 inside along -d) and the edge: edge point - 0.075 d.
     rb_float3 dg = rb_f3(0.0f, 0.70710678f, 0.70710678f);
     rb_float3 edge = rb_f3(0.1f, 0.5f, 0.5f);
-    rb_geom box = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
+    rb_geom box = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(0.5f, 0.5f, 0.5f));
     rb_geom cap = capsule_along(rb_mad(edge, -0.05f, dg), rb_f3(0.0f, 1.0f, -1.0f), 0.5f, 0.1f);
     rb_manifold m = collide(cap, box);
     assert_int_equal(m.count, 1);
@@ -301,23 +245,12 @@ static void test_capsule_farther_than_the_margin_has_no_contact(void **state)
     m = collide(capsule_along(rb_f3(1.28f, 0.0f, 0.0f), rb_f3(0.0f, 1.0f, 0.0f), 0.5f, 0.25f), unit_box());
     assert_int_equal(m.count, 0);
     rb_float3 dg = rb_f3(0.0f, 0.70710678f, 0.70710678f);
-    rb_geom box = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
+    rb_geom box = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(0.5f, 0.5f, 0.5f));
     m = collide(capsule_along(rb_mad(rb_f3(0.1f, 0.5f, 0.5f), 0.23f, dg), rb_f3(0.0f, 1.0f, -1.0f), 0.6f, 0.2f), box);
     assert_int_equal(m.count, 0);
 }
 
 // ---- ids ----
-
-static void sorted_ids(rb_manifold m, unsigned int *ids)
-{
-    for (int i = 0; i < m.count; ++i)
-        ids[i] = m.points[i].id;
-    if (m.count == 2 && ids[1] < ids[0]) {
-        unsigned int t = ids[0];
-        ids[0] = ids[1];
-        ids[1] = t;
-    }
-}
 
 static void assert_ids_stable(rb_geom cap, rb_geom box)
 {
@@ -325,22 +258,8 @@ static void assert_ids_stable(rb_geom cap, rb_geom box)
     rb_manifold m0 = collide(cap, box);
     assert_true(m0.count > 0);
     assert_ids_unique(m0);
-    unsigned int id0[4], id1[4];
-    sorted_ids(m0, id0);
-    const rb_float3 shifts[4] = {
-        {1e-4f, 0.0f, 0.0f}, {0.0f, 1e-4f, 0.0f}, {0.0f, 0.0f, -1e-4f}, {-1e-4f, -1e-4f, 1e-4f}};
-    const rb_float3 axes[4] = {{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}, {1.0f, -2.0f, 3.0f}};
-    for (int i = 0; i < 4; ++i) {
-        rb_geom c1 = cap;
-        c1.xf.p = rb_add(cap.xf.p, shifts[i]);
-        c1.xf.q = rb_quat_normalize(rb_quat_mul(rb_quat_axis_angle(axes[i], (i & 1) ? -1e-3f : 1e-3f), cap.xf.q));
-        rb_manifold m1 = collide(c1, box);
-        assert_int_equal(m1.count, m0.count);
-        assert_ids_unique(m1);
-        sorted_ids(m1, id1);
-        for (int k = 0; k < m0.count; ++k)
-            assert_int_equal(id1[k], id0[k]);
-    }
+    for (int i = 0; i < NUDGES; ++i)
+        assert_same_ids(m0, collide(nudged(cap, i), box));
 }
 
 static void test_feature_ids_survive_a_tiny_perturbation_and_are_unique(void **state)
@@ -352,7 +271,7 @@ static void test_feature_ids_survive_a_tiny_perturbation_and_are_unique(void **s
     assert_ids_stable(capsule_along(rb_f3(0.9f, 0.74f, 0.2f), rb_f3(1.0f, 0.0f, 0.0f), 0.5f, 0.25f), unit_box());
     assert_ids_stable(capsule_along(rb_f3(0.3f, 1.24f, 0.4f), rb_f3(0.0f, 1.0f, 0.0f), 0.5f, 0.25f), unit_box());
     rb_float3 dg = rb_f3(0.0f, 0.70710678f, 0.70710678f);
-    rb_geom cube = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), 0.5f, 0.5f, 0.5f);
+    rb_geom cube = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(0.5f, 0.5f, 0.5f));
     assert_ids_stable(capsule_along(rb_mad(rb_f3(0.1f, 0.5f, 0.5f), 0.19f, dg), rb_f3(0.0f, 1.0f, -1.0f), 0.6f, 0.2f),
                       cube);
     assert_ids_stable(capsule_along(rb_mad(rb_f3(0.1f, 0.5f, 0.5f), -0.05f, dg), rb_f3(0.0f, 1.0f, -1.0f), 0.5f, 0.1f),
@@ -368,50 +287,11 @@ static void test_feature_ids_survive_a_tiny_perturbation_and_are_unique(void **s
 
 // ---- fuzz ----
 
-typedef struct dvec {
-    double x, y, z;
-} dvec;
-
-static dvec dv(rb_float3 v) { return (dvec){(double)v.x, (double)v.y, (double)v.z}; }
-static dvec dsub(dvec a, dvec b) { return (dvec){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static double ddot(dvec a, dvec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static dvec dcross(dvec a, dvec b)
-{
-    return (dvec){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-
-// Rotate v by the (normalised) quaternion q: v + 2w (u x v) + 2 u x (u x v).
-static dvec drotate(rb_float4 q, dvec v)
-{
-    double qx = (double)q.x, qy = (double)q.y, qz = (double)q.z, qw = (double)q.w;
-    double n = sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-    dvec u = {qx / n, qy / n, qz / n};
-    dvec t = dcross(u, v);
-    t = (dvec){2 * t.x, 2 * t.y, 2 * t.z};
-    dvec c = dcross(u, t);
-    return (dvec){v.x + qw / n * t.x + c.x, v.y + qw / n * t.y + c.y, v.z + qw / n * t.z + c.z};
-}
-
-static double point_box_distance_d(rb_geom g, dvec p)
-{
-    dvec d = dsub(p, dv(g.xf.p));
-    double h[3] = {(double)g.params.x, (double)g.params.y, (double)g.params.z}, s = 0.0;
-    for (int k = 0; k < 3; ++k) {
-        dvec ax = drotate(g.xf.q, (dvec){k == 0, k == 1, k == 2});
-        double e = fabs(ddot(d, ax)) - h[k];
-        if (e > 0.0)
-            s += e * e;
-    }
-    return sqrt(s);
-}
-
-static double point_box_distance(rb_geom g, rb_float3 p) { return point_box_distance_d(g, dv(p)); }
-
 static void capsule_ends(rb_geom c, dvec *p0, dvec *p1)
 {
     dvec axis = drotate(c.xf.q, (dvec){0.0, 1.0, 0.0});
     double h = (double)c.params.x;
-    dvec p = dv(c.xf.p);
+    dvec p = dv_from(c.xf.p);
     *p0 = (dvec){p.x - h * axis.x, p.y - h * axis.y, p.z - h * axis.z};
     *p1 = (dvec){p.x + h * axis.x, p.y + h * axis.y, p.z + h * axis.z};
 }
@@ -434,9 +314,8 @@ static double segment_box_distance(rb_geom cap, rb_geom box)
 {
     dvec w0, w1, ax[3];
     capsule_ends(cap, &w0, &w1);
-    for (int k = 0; k < 3; ++k)
-        ax[k] = drotate(box.xf.q, (dvec){k == 0, k == 1, k == 2});
-    dvec d0 = dsub(w0, dv(box.xf.p)), d1 = dsub(w1, dv(box.xf.p));
+    daxes(box.xf.q, ax);
+    dvec d0 = dsub(w0, dv_from(box.xf.p)), d1 = dsub(w1, dv_from(box.xf.p));
     dvec p0 = {ddot(d0, ax[0]), ddot(d0, ax[1]), ddot(d0, ax[2])};
     dvec p1 = {ddot(d1, ax[0]), ddot(d1, ax[1]), ddot(d1, ax[2])};
     dvec dl = dsub(p1, p0);
@@ -466,7 +345,7 @@ static double segment_box_distance(rb_geom cap, rb_geom box)
 
 static double point_segment_distance(rb_geom cap, rb_float3 p)
 {
-    dvec p0, p1, q = dv(p);
+    dvec p0, p1, q = dv_from(p);
     capsule_ends(cap, &p0, &p1);
     dvec d = dsub(p1, p0), e = dsub(q, p0);
     double l2 = ddot(d, d), t = l2 > 0.0 ? ddot(e, d) / l2 : 0.0;
@@ -483,8 +362,7 @@ static double segment_box_sat(rb_geom cap, rb_geom box)
     capsule_ends(cap, &w0, &w1);
     dvec c = {0.5 * (w0.x + w1.x), 0.5 * (w0.y + w1.y), 0.5 * (w0.z + w1.z)};
     dvec hw = {0.5 * (w1.x - w0.x), 0.5 * (w1.y - w0.y), 0.5 * (w1.z - w0.z)};
-    for (int k = 0; k < 3; ++k)
-        ax[k] = drotate(box.xf.q, (dvec){k == 0, k == 1, k == 2});
+    daxes(box.xf.q, ax);
     int n = 0;
     for (int k = 0; k < 3; ++k) {
         axes[n++] = ax[k];
@@ -494,7 +372,7 @@ static double segment_box_sat(rb_geom cap, rb_geom box)
             axes[n++] = (dvec){x.x / l, x.y / l, x.z / l};
     }
     double h[3] = {(double)box.params.x, (double)box.params.y, (double)box.params.z}, best = -1e30;
-    dvec d = dsub(c, dv(box.xf.p));
+    dvec d = dsub(c, dv_from(box.xf.p));
     for (int i = 0; i < n; ++i) {
         double rb = 0.0;
         for (int k = 0; k < 3; ++k)
@@ -505,48 +383,20 @@ static double segment_box_sat(rb_geom cap, rb_geom box)
     return best;
 }
 
-static uint32_t lcg_state;
-
-static float lcg_uniform(float lo, float hi)
-{
-    lcg_state = lcg_state * 1664525u + 1013904223u;
-    return lo + (hi - lo) * (float)(lcg_state >> 8) * (1.0f / 16777216.0f);
-}
-
-static rb_float4 random_rotation(void)
-{
-    float pick = lcg_uniform(0.0f, 1.0f);
-    if (pick < 0.15f)
-        return rb_quat_identity();
-    if (pick < 0.3f) {
-        // quarter turns, possibly nudged: segment parallel or nearly parallel to box faces and edges
-        int axis = (int)lcg_uniform(0.0f, 2.999f);
-        float nudge = lcg_uniform(0.0f, 1.0f) < 0.5f ? 0.0f : lcg_uniform(-2e-3f, 2e-3f);
-        return rb_quat_axis_angle(rb_f3(axis == 0, axis == 1, axis == 2),
-                                  0.5f * RB_PI * (float)(int)lcg_uniform(0.0f, 3.999f) + nudge);
-    }
-    for (;;) {
-        rb_float4 q = rb_f4(lcg_uniform(-1, 1), lcg_uniform(-1, 1), lcg_uniform(-1, 1), lcg_uniform(-1, 1));
-        float l2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-        if (l2 > 0.01f && l2 <= 1.0f)
-            return rb_quat_normalize(q);
-    }
-}
-
 // The next random pair: half placed anywhere within reach, half (odd `iter`) slid along a random
 // direction until the segment is at a distance r + [-0.03, 0.03] from the box (resting and speculative).
 static void random_pair(int iter, rb_geom *cap, rb_geom *box)
 {
-    rb_float3 h = rb_f3(lcg_uniform(0.05f, 1.0f), lcg_uniform(0.05f, 1.0f), lcg_uniform(0.05f, 1.0f));
-    float half = lcg_uniform(0.0f, 0.5f), r = lcg_uniform(0.02f, 0.5f);
+    rb_float3 h = rb_f3(frand(0.05f, 1.0f), frand(0.05f, 1.0f), frand(0.05f, 1.0f));
+    float half = frand(0.0f, 0.5f), r = frand(0.02f, 0.5f);
     float reach = 0.9f * (rb_len(h) + half + r);
-    rb_float3 pb = rb_f3(lcg_uniform(-5.0f, 5.0f), lcg_uniform(-5.0f, 5.0f), lcg_uniform(-5.0f, 5.0f));
-    rb_float3 off = rb_f3(lcg_uniform(-reach, reach), lcg_uniform(-reach, reach), lcg_uniform(-reach, reach));
-    *box = box_at(pb, random_rotation(), h.x, h.y, h.z);
-    *cap = rb_geom_make(RB_GEOM_CAPSULE, rb_xform_make(rb_add(pb, off), random_rotation()), rb_f4(half, r, 0.0f, 0.0f));
+    rb_float3 pb = rb_f3(frand(-5.0f, 5.0f), frand(-5.0f, 5.0f), frand(-5.0f, 5.0f));
+    rb_float3 off = rb_f3(frand(-reach, reach), frand(-reach, reach), frand(-reach, reach));
+    *box = box_at(pb, random_rotation_often_aligned(), h);
+    *cap = capsule_at(rb_add(pb, off), random_rotation_often_aligned(), half, r);
     if (iter & 1) {
         // the distance grows monotonically along the ray (convex shapes): bisect for the target
-        float target = r + lcg_uniform(-0.03f, 0.03f), lo = 0.0f, hi = 2.0f * reach / (rb_len(off) + 1e-6f);
+        float target = r + frand(-0.03f, 0.03f), lo = 0.0f, hi = 2.0f * reach / (rb_len(off) + 1e-6f);
         for (int k = 0; k < 30; ++k) {
             float t = 0.5f * (lo + hi);
             cap->xf.p = rb_mad(pb, t, off);
@@ -574,7 +424,7 @@ typedef struct fuzz_stats {
 static fuzz_stats fuzz_capsule_box(uint32_t seed, int count)
 {
     fuzz_stats st = {0, 0, 0, 0};
-    lcg_state = seed;
+    rng_state = seed;
     for (int iter = 0; iter < count; ++iter) {
         rb_geom cap, box;
         random_pair(iter, &cap, &box);
