@@ -406,6 +406,26 @@ RB_API rb_status rb_world_get_contact_count(rb_world_id world, int *out);
 RB_API rb_status rb_world_get_contacts(rb_world_id world, int first, int count, rb_contact *out);
 
 // ---------------------------------------------------------------------------------------------
+// Queries
+// ---------------------------------------------------------------------------------------------
+
+typedef struct rb_ray_hit {
+    bool hit;            ///< false: nothing on the segment (the other fields are zero)
+    rb_body_id body;
+    rb_shape_id shape;
+    rb_vec3 point;       ///< world, on the shape's surface
+    rb_vec3 normal;      ///< unit, the surface normal at the point (pointing out of the shape)
+    float fraction;      ///< point = origin + fraction * translation, in [0, 1]
+} rb_ray_hit;
+
+/// The first shape hit by the segment from `origin` to `origin + translation` (positions of the
+/// last step or later edits). A segment that starts inside a shape hits it at fraction 0 with the
+/// normal -translation/|translation|. Shapes whose category is not in `mask_bits` are ignored
+/// (pass 0xffffffff for all). RB_OK also when nothing is hit (out->hit = false).
+RB_API rb_status rb_world_cast_ray(rb_world_id world, rb_vec3 origin, rb_vec3 translation, uint32_t mask_bits,
+                                   rb_ray_hit *out);
+
+// ---------------------------------------------------------------------------------------------
 // Scenes
 // ---------------------------------------------------------------------------------------------
 
