@@ -121,15 +121,40 @@ typedef enum rb_backend {
 typedef enum rb_solver {
     RB_SOLVER_DEFAULT = 0, ///< the backend's default (CPU: batched)
     RB_SOLVER_BATCHED,     ///< projected Gauss-Seidel over graph-coloured batches, warm started
+    RB_SOLVER_SEQUENTIAL,  ///< pe (seed 001): penetration correction, sequential impulses largest-closing-first,
+                           ///< shock propagation, per-body sleeping with gravity damping (CPU)
 } rb_solver;
+
+/// Tunables of the `sequential` solver (docs/solver-sequential.md). A value of 0 means "automatic":
+/// the high-performance setting of seed 001 §5.1 scaled to the substep h and gravity |g|.
+typedef struct rb_sequential_def {
+    float penetration_threshold;   ///< m, contacts deeper than this are corrected; 0: 10 |g| h^2 (1.74 mm at 240 Hz)
+    float remaining_penetration;   ///< fraction of the threshold left in place on purpose, in (0, 1); default 0.5
+    float resolution_threshold;    ///< m/s, contacts closing faster than this are resolved; 0: |g| h / 500
+    float restitution_threshold;   ///< m/s, slower impacts are inelastic; 0: 1.1 |g| h
+    float sleep_threshold;         ///< m/s, bound on a body's surface speed to sleep; 0: |g| h / 5 (must be < |g| h)
+    float sleep_bias;              ///< weight of the past in the recency-weighted motion average, [0, 1); default 0.5
+    float sleep_motion_max;        ///< m/s, clamp of that average (rwa_max); 0: 4 x sleep_threshold
+    float gravity_damping;         ///< fraction of gravity withheld from slow bodies, [0, 1]; default 0.7
+    float gravity_damping_threshold; ///< m/s, a body slower than this is "slow"; 0: 2 |g| h
+    float max_iterations;          ///< cap on resolutions per batch, times its contact count; default 2
+    float shock_iterations;        ///< cap per shock-propagation level, times its contact count; default 6
+    bool shock_propagation;        ///< default true
+    float settle_iterations;       ///< after shock propagation, a last global pass with all masses restored,
+                                   ///< capped at this times the contacts; default 1 (0: none)
+    int heap_threshold;            ///< batches with more contacts keep the closing contacts in a heap; default 64
+    int large_batch;               ///< batches with at least this many contacts are scheduled first; default 8
+    int split_contacts;            ///< batches with more contacts are solved in spatial parts in parallel; default 4096 (0: never)
+} rb_sequential_def;
 
 typedef struct rb_world_def {
     rb_vec3 gravity;            ///< m/s², default (0, -9.81, 0)
     float time_step;            ///< s per rb_world_step(), default 1/60
-    int substeps;               ///< equal substeps per step, default 1
+    int substeps;               ///< equal substeps per step; 0 (default) = the solver's choice (batched 1, sequential 3)
     int iterations;             ///< velocity iterations per substep, default 10
     int position_iterations;    ///< split-impulse position iterations per substep, default 4
     rb_solver solver;           ///< default RB_SOLVER_DEFAULT
+    rb_sequential_def sequential; ///< tunables of the sequential solver
     rb_backend backend;         ///< default RB_BACKEND_AUTO (reads RUBBLE_BACKEND)
     int threads;                ///< CPU threads; 0 = RUBBLE_THREADS, else OMP_NUM_THREADS, else all cores
     bool enable_sleep;          ///< bodies at rest fall asleep, default true
@@ -179,6 +204,9 @@ RB_API rb_status rb_world_set_time_step(rb_world_id world, float time_step, int 
 RB_API rb_status rb_world_get_time_step(rb_world_id world, float *time_step, int *substeps);
 RB_API rb_status rb_world_set_iterations(rb_world_id world, int iterations, int position_iterations);
 RB_API rb_status rb_world_set_solver(rb_world_id world, rb_solver solver);
+/// Replaces the sequential solver's tunables (all checked first; nothing changes on an error). Start from
+/// rb_world_get_def(world, &d).sequential to change one field.
+RB_API rb_status rb_world_set_sequential(rb_world_id world, const rb_sequential_def *def);
 RB_API rb_status rb_world_enable_sleep(rb_world_id world, bool enable);
 
 /// Per-phase wall time of the last rb_world_step(), in milliseconds (substeps summed).
@@ -204,7 +232,11 @@ typedef struct rb_counters {
     int pairs;         ///< broad-phase candidate pairs, last step
     int manifolds;     ///< touching shape pairs, last step
     int contacts;      ///< contact points, last step
-    int colors;        ///< solver colours (batched), last step
+    int colors;        ///< solver colours (batched) or batches of touching bodies (sequential), last step
+    int resolutions;   ///< sequential: single-contact resolutions in the last step (all substeps)
+    int shock_batches; ///< sequential: batches that needed shock propagation in the last step
+    int unresolved;    ///< sequential: contacts still closing after the last substep's resolution
+    int uncorrected;   ///< sequential: contacts still deeper than penetration_threshold after the last substep's correction
     int frozen_bodies; ///< bodies frozen after a non-finite state
     int body_slots;    ///< slots in use or freed; bulk functions index [0, body_slots)
 } rb_counters;
@@ -314,12 +346,15 @@ typedef enum rb_shape_type {
 } rb_shape_type;
 
 /// Contact material of a pair: friction = sqrt(f_a · f_b) (geometric mean, so a frictionless shape
-/// slides on anything), restitution = max(e_a, e_b) (so a bouncy ball bounces on any floor).
+/// slides on anything), likewise the static friction, restitution = max(e_a, e_b) (so a bouncy ball
+/// bounces on any floor). The batched solver uses the kinetic coefficient only; the sequential solver
+/// sticks within the static cone and slides with the kinetic one.
 typedef struct rb_shape_def {
     rb_vec3 local_position;  ///< m, in the body frame
     rb_quat local_rotation;  ///< default identity
     float density;           ///< kg/m³, default 1000
-    float friction;          ///< Coulomb coefficient, default 0.6
+    float friction;          ///< Coulomb coefficient (kinetic), default 0.6
+    float static_friction;   ///< static coefficient mu_s >= friction; 0 (default) = equal to friction
     float restitution;       ///< 0 (default) to 1
     uint32_t category_bits;  ///< default 1
     uint32_t mask_bits;      ///< default all; two shapes collide iff each one's category is in the other's mask
@@ -364,6 +399,9 @@ RB_API rb_status rb_shape_get_box(rb_shape_id shape, rb_box *out);
 RB_API rb_status rb_shape_get_plane(rb_shape_id shape, rb_plane *out);
 RB_API rb_status rb_shape_get_local_transform(rb_shape_id shape, rb_transform *out);
 RB_API rb_status rb_shape_set_friction(rb_shape_id shape, float friction);
+/// mu_s; 0 = equal to the kinetic friction.
+RB_API rb_status rb_shape_set_static_friction(rb_shape_id shape, float static_friction);
+RB_API rb_status rb_shape_get_static_friction(rb_shape_id shape, float *out);
 RB_API rb_status rb_shape_get_friction(rb_shape_id shape, float *out);
 RB_API rb_status rb_shape_set_restitution(rb_shape_id shape, float restitution);
 RB_API rb_status rb_shape_get_restitution(rb_shape_id shape, float *out);

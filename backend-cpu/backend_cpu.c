@@ -120,6 +120,40 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->pair_offset);
     free(c->constraints);
     free(c->points);
+    free(c->seq);
+    free(c->seq_manifold);
+    free(c->seq_heap_pos);
+    free(c->seq_epoch);
+    free(c->seq_part);
+    free(c->body_contact_start);
+    free(c->body_contacts);
+    free(c->body_batch);
+    free(c->body_part);
+    free(c->body_level);
+    free(c->body_supports);
+    free(c->body_epoch);
+    free(c->body_disp);
+    free(c->body_moved);
+    free(c->body_frozen);
+    free(c->gravity_contacts);
+    free(c->gravity_contacts_prev);
+    free(c->batches);
+    free(c->seq_batch_contacts);
+    free(c->seq_batch_bodies);
+    for (int t = 0; t < c->scratch_threads; ++t) {
+        rb_seq_scratch *w = &c->scratch[t];
+        free(w->heap);
+        free(w->heap_keys);
+        free(w->queue);
+        free(w->stack);
+        free(w->stack_disp);
+        free(w->touched);
+        free(w->best);
+        free(w->best_disp);
+        free(w->affected);
+        free(w->best_affected);
+    }
+    free(c->scratch);
     free(c->color_order);
     free(c->constraint_color);
     free(ctx);
@@ -143,7 +177,15 @@ static const char *cpu_device_name(rb_backend_ctx *ctx) { return ((rb_cpu_backen
 static int cpu_supports_solver(rb_backend_ctx *ctx, int solver)
 {
     (void)ctx;
-    return solver == RB_SOLVER_BATCHED;
+    return solver == RB_SOLVER_BATCHED || solver == RB_SOLVER_SEQUENTIAL;
+}
+
+// batched stays the default until sequential meets its figures on the dense scenes
+// (docs/solver-sequential.md, "Status").
+static int cpu_default_solver(rb_backend_ctx *ctx)
+{
+    (void)ctx;
+    return RB_SOLVER_BATCHED;
 }
 
 // The scene is stepped in place, so there is nothing to copy; but a shape slot that changed (destroyed,
@@ -188,11 +230,22 @@ static void cpu_get_stats(rb_backend_ctx *ctx, rb_backend_stats *out)
     out->pairs = c->pair_count;
     out->manifolds = c->manifold_count;
     out->contacts = c->contact_point_count;
-    out->colors = c->color_count;
+    out->colors = c->color_count > 0 ? c->color_count : c->batch_count;
     out->awake_bodies = c->awake_bodies;
+    out->resolutions = c->seq_iterations;
+    out->shock_batches = c->seq_shock_batches;
+    out->unresolved = c->seq_unresolved;
+    out->uncorrected = c->seq_uncorrected;
 }
 
-static int cpu_frozen(rb_backend_ctx *ctx) { return ((rb_cpu_ctx *)ctx)->frozen_last_step; }
+// Bodies frozen since the last call (the core asks once per substep).
+static int cpu_frozen(rb_backend_ctx *ctx)
+{
+    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    int n = c->frozen_last_step;
+    c->frozen_last_step = 0;
+    return n;
+}
 
 const rb_backend_ops rb_cpu_backend_ops = {
     .abi_version = RB_BACKEND_ABI_VERSION,
@@ -202,6 +255,7 @@ const rb_backend_ops rb_cpu_backend_ops = {
     .probe = cpu_probe,
     .device_name = cpu_device_name,
     .supports_solver = cpu_supports_solver,
+    .default_solver = cpu_default_solver,
     .upload = cpu_upload,
     .download = NULL,
     .integrate_velocities = rb_cpu_integrate_velocities,
@@ -209,7 +263,7 @@ const rb_backend_ops rb_cpu_backend_ops = {
     .find_pairs = rb_cpu_find_pairs,
     .collide = rb_cpu_collide,
     .build_batches = rb_cpu_build_batches,
-    .correct_penetrations = NULL,
+    .correct_penetrations = rb_seq_correct_penetrations,
     .solve_contacts = rb_cpu_solve_contacts,
     .integrate_positions = rb_cpu_integrate_positions,
     .update_sleep = rb_cpu_update_sleep,

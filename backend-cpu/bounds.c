@@ -98,7 +98,6 @@ rb_status rb_cpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
 
 rb_status rb_cpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
 {
-    (void)p;
     rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
     const rb_scene *s = c->scene;
     rb_broad_input in = {
@@ -110,6 +109,8 @@ rb_status rb_cpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
         .plane = c->plane_world,
         .shape_filter = s->shape_filter,
         .body_flags = s->body_flags,
+        // pe detects contacts of sleeping bodies too (its wake rules and batches need them)
+        .include_sleeping = p->solver == RB_SOLVER_SEQUENTIAL,
     };
     return rb_broad_phase_find_pairs(c->broad, &in, c->threads, &c->pairs, &c->pair_count);
 }

@@ -318,10 +318,12 @@ static int aabb_reaches_plane(rb_float4 lo, rb_float4 hi, rb_float4 plane)
     return plane.x * x + plane.y * y + plane.z * z <= plane.w;
 }
 
-static uint32_t body_kind(uint32_t flags)
+// With include_sleeping, a sleeping dynamic body pairs as if it were awake.
+static uint32_t body_kind(uint32_t flags, int include_sleeping)
 {
-    return ((flags & RB_BODY_TYPE_MASK) == RB_BODY_DYNAMIC_T ? BP_KIND_DYNAMIC : 0u) |
-           ((flags & RB_BODY_AWAKE) ? BP_KIND_AWAKE : 0u);
+    int dynamic = (flags & RB_BODY_TYPE_MASK) == RB_BODY_DYNAMIC_T;
+    return (dynamic ? BP_KIND_DYNAMIC : 0u) |
+           ((flags & RB_BODY_AWAKE) || (include_sleeping && dynamic) ? BP_KIND_AWAKE : 0u);
 }
 
 // The rules of broad_phase.h other than overlap, for two shapes that take part (free slots and
@@ -373,7 +375,7 @@ static void collect_chunk(rb_broad_phase *bp, const rb_broad_input *in, bp_threa
         uint32_t flags = in->body_flags[body];
         bp_rules *r = &bp->rules[i];
         r->body = body;
-        r->kind = body_kind(flags);
+        r->kind = body_kind(flags, in->include_sleeping);
         r->category = in->shape_filter[2 * i];
         r->mask = in->shape_filter[2 * i + 1];
         th->kinds |= r->kind;

@@ -16,6 +16,7 @@ typedef struct rb_broad_input {
     const rb_float4 *plane;      // world plane (n, offset) of RB_GEOM_PLANE shapes
     const uint32_t *shape_filter; // 2 per shape: category bits, mask bits
     const uint32_t *body_flags;  // RB_BODY_* flags of scene.h, indexed by body slot
+    int include_sleeping;        // count sleeping dynamic bodies as awake (the sequential solver sees all contacts)
 } rb_broad_input;
 
 typedef struct rb_broad_phase rb_broad_phase;
@@ -26,7 +27,8 @@ void rb_broad_phase_destroy(rb_broad_phase *bp);
 // Finds every pair (a, b), a < b, of shapes that
 //  - belong to different bodies, neither of them FROZEN nor a free slot,
 //  - where at least one body is dynamic, and at least one body is AWAKE (an awake body may be
-//    dynamic or kinematic; a pair of two sleeping bodies, or sleeping + static, is skipped),
+//    dynamic or kinematic; a pair of two sleeping bodies, or sleeping + static, is skipped, unless
+//    include_sleeping is set: then a sleeping dynamic body counts as awake),
 //  - pass the filter: (cat_a & mask_b) != 0 && (cat_b & mask_a) != 0,
 //  - overlap: finite-finite pairs when their AABBs overlap (touching counts), finite-plane pairs
 //    when the AABB reaches the plane (lowest corner along n at or below the offset).

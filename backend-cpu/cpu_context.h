@@ -7,9 +7,33 @@
 
 #include "backend.h"
 #include "broad_phase.h"
+#include "kernels/contact_sequential.h"
 #include "kernels/contact_solver.h"
 
 #define RB_MAX_COLORS 64
+#define RB_SEQ_MAX_PARTS 16
+
+// Per-thread working memory of the sequential solver, sized for the largest batch.
+typedef struct rb_seq_scratch {
+    int *heap;             // violated contacts (binary heap or unsorted array)
+    float *heap_keys;      // the keys the heap entries are filed under
+    int *queue;            // bodies (breadth-first levels) or contacts (penetrating list)
+    int *stack;            // depth-first search of penetration correction: bodies
+    rb_float4 *stack_disp; // and their displacements
+    int *touched;          // bodies displaced by the current approach
+    int *best;             // bodies displaced by the best approach so far
+    rb_float4 *best_disp;
+    int *affected;         // contacts touched by the current approach
+    int *best_affected;
+    int cap_contacts, cap_bodies, cap_stack;
+} rb_seq_scratch;
+
+// A batch: independent group of touching non-fixed bodies with their contacts (sequential solver).
+typedef struct rb_seq_batch {
+    int first_contact, contact_count; // in seq_batch_contacts
+    int first_body, body_count;       // in seq_batch_bodies
+    int parts;                        // > 1: solved as spatial parts in parallel, then the seam
+} rb_seq_batch;
 
 typedef struct rb_cpu_ctx {
     rb_scene *scene;
@@ -60,6 +84,38 @@ typedef struct rb_cpu_ctx {
     int any_restitution;   // some constraint bounces (the measure and restitution sweeps are needed)
     int contact_point_count;
 
+    // sequential solver
+    rb_seq_contact *seq;          // one per manifold point, in manifold order
+    int seq_count, seq_cap;
+    int *seq_manifold;            // manifold of each contact
+    int *seq_heap_pos;            // position in its batch's closing container, -1 = not in it
+    int *seq_epoch;               // penetration correction: contact already in the affected list
+    int *seq_part;                // part of a split batch (-1: seam contact)
+    int seq_body_cap;             // capacity of the body_* arrays below
+    int *body_contact_start;      // adjacency of non-fixed bodies (CSR, seq_body_cap entries)
+    int *body_contacts;
+    int body_contacts_cap;
+    int *body_batch;              // batch of each body (-1: none); also union-find scratch
+    int *body_part;               // part of a split batch
+    int *body_level;              // shock propagation level (-1: not reached)
+    int *body_supports;           // shock propagation: contacts resting on a body not yet levelled
+    int *body_epoch;              // penetration correction stamps
+    rb_float4 *body_disp;
+    rb_float4 *body_moved;        // total translation by penetration correction this step
+    uint8_t *body_frozen;         // infinite mass during shock propagation
+    int *gravity_contacts;        // contacts "in the direction of gravity" this step (wake rules 5, 6)
+    int *gravity_contacts_prev;
+    rb_seq_batch *batches;
+    int batch_count, batch_cap;
+    int *seq_batch_contacts, *seq_batch_bodies;
+    int seq_batch_contacts_cap, seq_batch_bodies_cap;
+    rb_seq_scratch *scratch;      // one per thread
+    int scratch_threads;
+    int seq_iterations;           // resolutions in the last step (all batches)
+    int seq_shock_batches;        // batches that needed shock propagation in the last step
+    int seq_unresolved;           // contacts still closing after the resolution
+    int seq_uncorrected;          // contacts still penetrating after the correction
+
     int frozen_last_step;
     int awake_bodies;
 } rb_cpu_ctx;
@@ -76,6 +132,17 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
 rb_status rb_cpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p);
+
+// The sequential solver's stages (called by the kernels above when p->solver is sequential).
+rb_status rb_seq_build_batches(rb_cpu_ctx *c, const rb_step_params *p);
+rb_status rb_seq_correct_penetrations(rb_backend_ctx *ctx, const rb_step_params *p);
+void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p);
+void rb_seq_update_sleep(rb_cpu_ctx *c, const rb_step_params *p);
+void rb_seq_wake_unsupported(rb_cpu_ctx *c);
+// Solver view of a body: velocities, and masses (zero for fixed and frozen bodies).
+rb_seq_body rb_seq_load_body(const rb_cpu_ctx *c, int b);
+void rb_seq_store_body(rb_cpu_ctx *c, int b, const rb_seq_body *body);
+int rb_seq_is_fixed(const rb_cpu_ctx *c, int b);
 
 // Wakes every sleeping body of the groups marked in ctx->wake_group; returns how many woke.
 int rb_cpu_wake_marked_groups(rb_cpu_ctx *c);

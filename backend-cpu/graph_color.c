@@ -135,6 +135,9 @@ static void color_constraints(rb_cpu_ctx *c)
 rb_status rb_cpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
 {
     rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    if (p->solver == RB_SOLVER_SEQUENTIAL)
+        return rb_seq_build_batches(c, p);
+    c->batch_count = 0;
     // Waking a group brings back contacts the broad phase skipped while it slept, so detection runs
     // again. Each round wakes at least one group, so this ends; in practice it runs once or twice.
     memset(c->wake_group, 0, (size_t)c->scene->body_slots);

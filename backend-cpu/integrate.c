@@ -2,6 +2,23 @@
 #include "cpu_context.h"
 #include "kernels/integrate.h"
 
+// Wake rules 5 and 6 of seed 001 §3.2 (sequential solver): a sleeping body wakes when it has fewer
+// contacts "in the direction of gravity" than last step (what held it moved away), or none at all.
+void rb_seq_wake_unsupported(rb_cpu_ctx *c)
+{
+    rb_scene *s = c->scene;
+    int n = s->body_slots;
+#pragma omp parallel for schedule(static) num_threads(c->threads)
+    for (int b = 0; b < n; ++b) {
+        uint32_t f = s->body_flags[b];
+        if ((f & RB_BODY_TYPE_MASK) != RB_BODY_DYNAMIC_T || (f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN) ||
+            !(f & RB_BODY_ALIVE))
+            continue;
+        if (c->gravity_contacts[b] < c->gravity_contacts_prev[b] || c->gravity_contacts[b] == 0)
+            s->body_flags[b] = f | RB_BODY_AWAKE;
+    }
+}
+
 rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params *p)
 {
     rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
@@ -9,6 +26,13 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
     int n = s->body_slots;
     float h = p->dt;
     int frozen = 0;
+    int sequential = p->solver == RB_SOLVER_SEQUENTIAL;
+    if (sequential && rb_len_sq(p->gravity) > 0.0f)
+        rb_seq_wake_unsupported(c);
+    // velocity-dependent gravity damping (seed 001 §3.8): bodies slower than the threshold get only
+    // (1 - damping) of g, so resting piles stop accumulating gravity the solver must take out again
+    float damp_thr2 = sequential ? p->seq.gravity_damping_threshold * p->seq.gravity_damping_threshold : -1.0f;
+    float damped = 1.0f - p->seq.gravity_damping;
 #pragma omp parallel for schedule(static) num_threads(c->threads) reduction(+ : frozen)
     for (int b = 0; b < n; ++b) {
         uint32_t f = s->body_flags[b];
@@ -17,7 +41,13 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
         rb_float3 v = rb_xyz(s->body_lin_vel[b]), w = rb_xyz(s->body_ang_vel[b]);
         rb_float4 d = s->body_inertia_diag[b], o = s->body_inertia_offdiag[b];
         rb_mat3 inertia = rb_mat3_symmetric(rb_xyz(d), rb_xyz(o));
-        rb_integrate_velocity(&v, &w, p->gravity, s->body_inv_inertia_diag[b].w, c->inv_inertia_world[b], inertia,
+        rb_float3 g = p->gravity;
+        if (damp_thr2 > 0.0f) {
+            float r = s->body_local_center[b].w; // |r_max|
+            if (2.0f * (rb_len_sq(v) + rb_len_sq(w) * r * r) < damp_thr2)
+                g = rb_scale(g, damped);
+        }
+        rb_integrate_velocity(&v, &w, g, s->body_inv_inertia_diag[b].w, c->inv_inertia_world[b], inertia,
                               s->body_rot[b], rb_xyz(s->body_force[b]), rb_xyz(s->body_torque[b]), s->body_params[b],
                               h);
         if (!rb_is_finite3(v) || !rb_is_finite3(w)) {
@@ -31,7 +61,7 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
         s->body_lin_vel[b] = rb_f4_from3(v, 0.0f);
         s->body_ang_vel[b] = rb_f4_from3(w, 0.0f);
     }
-    c->frozen_last_step = frozen;
+    c->frozen_last_step += frozen;
     return RB_OK;
 }
 
@@ -52,8 +82,12 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
         rb_float4 q = s->body_rot[b];
         rb_float3 new_pos = pos;
         rb_float4 new_q = q;
-        // positions move with the real velocity plus this substep's split-impulse correction
-        rb_float3 pv = rb_add(v, rb_xyz(c->pseudo_lin_vel[b])), pw = rb_add(w, rb_xyz(c->pseudo_ang_vel[b]));
+        // positions move with the real velocity plus this substep's split-impulse correction (batched)
+        rb_float3 pv = v, pw = w;
+        if (p->solver == RB_SOLVER_BATCHED) {
+            pv = rb_add(v, rb_xyz(c->pseudo_lin_vel[b]));
+            pw = rb_add(w, rb_xyz(c->pseudo_ang_vel[b]));
+        }
         rb_integrate_position(&new_pos, &new_q, pv, pw, h);
         int finite = rb_is_finite3(new_pos) && rb_is_finite3(v) && rb_is_finite3(w) &&
                      rb_is_finite3(rb_f3(new_q.x, new_q.y, new_q.z)) && (new_q.w - new_q.w) == 0.0f;

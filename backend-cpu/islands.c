@@ -37,6 +37,10 @@ static int joins_islands(const rb_scene *s, int b)
 rb_status rb_cpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
 {
     rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    if (p->solver == RB_SOLVER_SEQUENTIAL) {
+        rb_seq_update_sleep(c, p);
+        return RB_OK;
+    }
     rb_scene *s = c->scene;
     int n = s->body_slots;
     float h = p->dt;

@@ -84,6 +84,8 @@ static void mix_materials(const rb_scene *s, rb_contact_manifold *m)
 {
     rb_float4 a = s->shape_material[m->shape_a], b = s->shape_material[m->shape_b];
     m->friction = sqrtf(a.x * b.x);
+    float sa = a.w > 0.0f ? a.w : a.x, sb = b.w > 0.0f ? b.w : b.x;
+    m->static_friction = sqrtf(sa * sb);
     m->restitution = a.y > b.y ? a.y : b.y;
 }
 

@@ -37,6 +37,7 @@ typedef struct rb_step_params {
     float time_to_sleep;
     int substep;                 // 0 .. substeps-1
     int substeps;
+    rb_sequential_def seq;       // sequential solver, every automatic value resolved for this substep
 } rb_step_params;
 
 typedef struct rb_pair {
@@ -49,7 +50,8 @@ typedef struct rb_contact_manifold {
     int shape_a, shape_b; // shape_a < shape_b; the normal points from a to b
     int body_a, body_b;
     rb_manifold m;
-    float friction;
+    float friction;          // kinetic, combined
+    float static_friction;   // static, combined (>= friction)
     float restitution;
     float normal_impulse[RB_MAX_MANIFOLD_POINTS];
     rb_float3 friction_impulse[RB_MAX_MANIFOLD_POINTS]; // world frame
@@ -67,6 +69,10 @@ typedef struct rb_backend_stats {
     int contacts;
     int colors;
     int awake_bodies;
+    int resolutions;
+    int shock_batches;
+    int unresolved;
+    int uncorrected;
 } rb_backend_stats;
 
 typedef struct rb_backend_ops {
@@ -80,6 +86,7 @@ typedef struct rb_backend_ops {
     rb_status (*probe)(char *device, size_t device_size, char *msg, size_t msg_size);
     const char *(*device_name)(rb_backend_ctx *ctx);
     int (*supports_solver)(rb_backend_ctx *ctx, int solver);
+    int (*default_solver)(rb_backend_ctx *ctx);
 
     // Host <-> device. upload sends what scene->dirty marks; download brings body state back.
     rb_status (*upload)(rb_backend_ctx *ctx);
@@ -101,7 +108,7 @@ typedef struct rb_backend_ops {
     rb_status (*get_pairs)(rb_backend_ctx *ctx, const rb_pair **pairs, int *count);
     rb_status (*get_manifolds)(rb_backend_ctx *ctx, const rb_contact_manifold **manifolds, int *count);
     void (*get_stats)(rb_backend_ctx *ctx, rb_backend_stats *out);
-    // Bodies whose state went non-finite in the last step (already restored and frozen).
+    // Bodies whose state went non-finite since the last call (already restored and frozen).
     int (*frozen_in_last_step)(rb_backend_ctx *ctx);
 } rb_backend_ops;
 

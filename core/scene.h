@@ -55,7 +55,7 @@ typedef struct rb_scene {
     rb_float4 *shape_local_pos;       // relative to the body origin (not the centre of mass)
     rb_float4 *shape_local_rot;
     rb_float4 *shape_params;          // rb_geom params; planes in the body frame
-    rb_float4 *shape_material;        // (friction, restitution, density, 0)
+    rb_float4 *shape_material;        // (friction, restitution, density, static friction or 0 = same as friction)
     uint32_t *shape_filter;           // 2 per shape: category bits, mask bits
 
     // ---- change tracking for device backends ----

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@
 typedef struct sf_material {
     const char *name;
     const yaml_node_t *at;
-    float friction, restitution, density;
+    float friction, restitution, density, static_friction;
 } sf_material;
 
 typedef struct plan_shape {
@@ -58,9 +59,38 @@ typedef struct plan_generator {
     } u;
 } plan_generator;
 
+// The keys of world.sequential: the fields of rb_sequential_def (docs/solver-sequential.md).
+typedef enum seq_kind { SEQ_FLOAT, SEQ_INT, SEQ_BOOL } seq_kind;
+typedef struct seq_field {
+    const char *key;
+    size_t offset;
+    seq_kind kind;
+} seq_field;
+#define SEQ_FIELD(name, kind) {#name, offsetof(rb_sequential_def, name), kind}
+static const seq_field SEQ_FIELDS[] = {
+    SEQ_FIELD(penetration_threshold, SEQ_FLOAT), SEQ_FIELD(remaining_penetration, SEQ_FLOAT),
+    SEQ_FIELD(resolution_threshold, SEQ_FLOAT), SEQ_FIELD(restitution_threshold, SEQ_FLOAT),
+    SEQ_FIELD(sleep_threshold, SEQ_FLOAT), SEQ_FIELD(sleep_bias, SEQ_FLOAT),
+    SEQ_FIELD(sleep_motion_max, SEQ_FLOAT), SEQ_FIELD(gravity_damping, SEQ_FLOAT),
+    SEQ_FIELD(gravity_damping_threshold, SEQ_FLOAT), SEQ_FIELD(max_iterations, SEQ_FLOAT),
+    SEQ_FIELD(shock_iterations, SEQ_FLOAT), SEQ_FIELD(shock_propagation, SEQ_BOOL),
+    SEQ_FIELD(settle_iterations, SEQ_FLOAT), SEQ_FIELD(heap_threshold, SEQ_INT),
+    SEQ_FIELD(large_batch, SEQ_INT), SEQ_FIELD(split_contacts, SEQ_INT),
+};
+#undef SEQ_FIELD
+#define SEQ_FIELD_COUNT ((int)(sizeof SEQ_FIELDS / sizeof SEQ_FIELDS[0]))
+static const char *const SEQUENTIAL_KEYS[] = {
+    "penetration_threshold", "remaining_penetration", "resolution_threshold", "restitution_threshold",
+    "sleep_threshold", "sleep_bias", "sleep_motion_max", "gravity_damping", "gravity_damping_threshold",
+    "max_iterations", "shock_iterations", "shock_propagation", "settle_iterations", "heap_threshold",
+    "large_batch", "split_contacts", NULL};
+
 typedef struct plan {
     // world settings; a NULL node means "not in the file"
     const yaml_node_t *gravity_at, *time_step_at, *substeps_at, *iterations_at, *position_iterations_at, *solver_at, *sleep_at;
+    const yaml_node_t *sequential_at;
+    rb_sequential_def sequential;              // the fields given under world.sequential ...
+    bool sequential_given[SEQ_FIELD_COUNT];    // ... and which ones those are
     rb_vec3 gravity;
     float time_step;
     int substeps, iterations, position_iterations;
@@ -94,14 +124,15 @@ static bool out_of_memory(sf_reader *r, const yaml_node_t *at, const char *what)
 
 // ---- small readers built on the YAML layer ----
 
-static const char *const MATERIAL_KEYS[] = {"friction", "restitution", "density", NULL};
+static const char *const MATERIAL_KEYS[] = {"friction", "static_friction", "restitution", "density", NULL};
 static const char *const ROTATION_KEYS[] = {"axis", "angle", "degrees", "quaternion", NULL};
 static const char *const SPHERE_KEYS[] = {"radius", NULL};
 static const char *const CAPSULE_KEYS[] = {"radius", "half_length", NULL};
 static const char *const BOX_KEYS[] = {"half_extents", NULL};
 static const char *const PLANE_KEYS[] = {"normal", "offset", NULL};
-static const char *const SHAPE_KEYS[] = {"sphere", "capsule", "box", "plane", "material", "friction", "restitution",
-                                         "density", "position", "rotation", "category_bits", "mask_bits", NULL};
+static const char *const SHAPE_KEYS[] = {"sphere", "capsule", "box", "plane", "material", "friction",
+                                         "static_friction", "restitution", "density", "position", "rotation",
+                                         "category_bits", "mask_bits", NULL};
 static const char *const DAMPING_KEYS[] = {"linear", "angular", NULL};
 static const char *const BODY_KEYS[] = {"name", "type", "position", "rotation", "velocity", "angular_velocity",
                                         "mass", "damping", "gravity_scale", "sleep", "awake", "shapes", NULL};
@@ -110,10 +141,11 @@ static const char *const GRID_KEYS[] = {"shape", "count", "spacing", "center", "
                                         "mass", NULL};
 static const char *const PYRAMID_KEYS[] = {"shape", "base", "center", "type", "mass", NULL};
 static const char *const PEN_KEYS[] = {"half_width", "height", "thickness", "floor", "material", "friction",
-                                       "restitution", "density", NULL};
-static const char *const GROUND_KEYS[] = {"height", "material", "friction", "restitution", "density", NULL};
+                                       "static_friction", "restitution", "density", NULL};
+static const char *const GROUND_KEYS[] = {"height", "material", "friction", "static_friction", "restitution",
+                                          "density", NULL};
 static const char *const WORLD_KEYS[] = {"gravity", "time_step", "substeps", "iterations", "position_iterations",
-                                         "solver", "sleep", NULL};
+                                         "solver", "sleep", "sequential", NULL};
 static const char *const TOP_KEYS[] = {"rubble-scene", "description", "seed", "world", "materials", "bodies",
                                        "generators", NULL};
 
@@ -224,7 +256,9 @@ static bool read_materials(sf_reader *r, const yaml_node_t *node, plan *p)
         m->friction = defaults.friction;
         m->restitution = defaults.restitution;
         m->density = defaults.density;
+        m->static_friction = defaults.static_friction;
         if (!sf_mapping(r, value, what, MATERIAL_KEYS) || !sf_opt_float(r, value, "friction", what, &m->friction) ||
+            !sf_opt_float(r, value, "static_friction", what, &m->static_friction) ||
             !sf_opt_float(r, value, "restitution", what, &m->restitution) ||
             !sf_opt_float(r, value, "density", what, &m->density))
             return false;
@@ -270,8 +304,10 @@ static bool read_material_keys(sf_reader *r, const plan *p, const yaml_node_t *m
         def->friction = m->friction;
         def->restitution = m->restitution;
         def->density = m->density;
+        def->static_friction = m->static_friction;
     }
     return sf_opt_float(r, map, "friction", context, &def->friction) &&
+           sf_opt_float(r, map, "static_friction", context, &def->static_friction) &&
            sf_opt_float(r, map, "restitution", context, &def->restitution) &&
            sf_opt_float(r, map, "density", context, &def->density);
 }
@@ -592,6 +628,33 @@ static bool opt_int_setting(sf_reader *r, const yaml_node_t *map, const char *ke
     return true;
 }
 
+// world.sequential: {key: value, ...}, any subset of SEQ_FIELDS; the rest keep the world's values.
+static bool read_sequential(sf_reader *r, plan *p, const yaml_node_t *node)
+{
+    if (!sf_mapping(r, node, "world sequential", SEQUENTIAL_KEYS))
+        return false;
+    for (int i = 0; i < SEQ_FIELD_COUNT; ++i) {
+        const seq_field *f = &SEQ_FIELDS[i];
+        yaml_node_t *v = sf_get(r, node, f->key);
+        if (!v)
+            continue;
+        char what[128];
+        rb_format(what, sizeof what, "world sequential %s", f->key);
+        char *field = (char *)&p->sequential + f->offset;
+        long long n;
+        bool ok = f->kind == SEQ_FLOAT  ? sf_float(r, v, what, (float *)(void *)field)
+                  : f->kind == SEQ_BOOL ? sf_bool(r, v, what, (bool *)(void *)field)
+                                        : sf_int(r, v, what, 0, 2147483647ll, RB_ERR_PARSE, &n);
+        if (!ok)
+            return false;
+        if (f->kind == SEQ_INT)
+            *(int *)(void *)field = (int)n;
+        p->sequential_given[i] = true;
+    }
+    p->sequential_at = node;
+    return true;
+}
+
 static bool read_world(sf_reader *r, plan *p, const yaml_node_t *node)
 {
     if (!sf_mapping(r, node, "world", WORLD_KEYS))
@@ -616,9 +679,12 @@ static bool read_world(sf_reader *r, plan *p, const yaml_node_t *node)
         if (!sf_string(r, v, "world solver", &name))
             return false;
         if (rb_solver_from_name(name, &p->solver) != RB_OK)
-            return sf_fail(r, RB_ERR_PARSE, v, "world solver: unknown solver '%.60s'; expected batched or default", name);
+            return sf_fail(r, RB_ERR_PARSE, v, "world solver: unknown solver '%.60s'; expected sequential, batched "
+                           "or default", name);
         p->solver_at = v;
     }
+    if ((v = sf_get(r, node, "sequential")) && !read_sequential(r, p, v))
+        return false;
     if ((v = sf_get(r, node, "sleep"))) {
         if (!sf_bool(r, v, "world sleep", &p->sleep))
             return false;
@@ -754,6 +820,16 @@ static bool apply_world(sf_reader *r, rb_world *w, rb_world_id wid, const plan *
         return api_failed(r, s, p->position_iterations_at, "world position_iterations: ");
     if (p->solver_at && (s = rb_world_set_solver(wid, p->solver)) != RB_OK)
         return api_failed(r, s, p->solver_at, "world solver: ");
+    if (p->sequential_at) {
+        rb_sequential_def q = w->settings.sequential;
+        for (int i = 0; i < SEQ_FIELD_COUNT; ++i) {
+            size_t size = SEQ_FIELDS[i].kind == SEQ_BOOL ? sizeof(bool) : 4;
+            if (p->sequential_given[i])
+                memcpy((char *)&q + SEQ_FIELDS[i].offset, (const char *)&p->sequential + SEQ_FIELDS[i].offset, size);
+        }
+        if ((s = rb_world_set_sequential(wid, &q)) != RB_OK)
+            return api_failed(r, s, p->sequential_at, "world sequential: ");
+    }
     return true;
 }
 

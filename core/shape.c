@@ -115,6 +115,10 @@ static rb_status validate_shape_def(rb_world *w, const rb_shape_def *d, rb_quat 
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape density must be finite and >= 0, got %g", d->density);
     if (!(d->friction >= 0.0f) || !isfinite(d->friction))
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape friction must be finite and >= 0, got %g", d->friction);
+    if (!(d->static_friction == 0.0f || (d->static_friction >= d->friction && isfinite(d->static_friction))))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT,
+                       "shape static_friction must be 0 (same as friction) or finite and >= friction (%g), got %g",
+                       d->friction, d->static_friction);
     if (!(d->restitution >= 0.0f && d->restitution <= 1.0f))
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape restitution must be in [0, 1], got %g", d->restitution);
     return RB_OK;
@@ -165,7 +169,7 @@ static rb_status create_shape(rb_body_id body_id, const rb_shape_def *def, int t
     sc->shape_local_pos[sh] = rb_f4(def->local_position.x, def->local_position.y, def->local_position.z, 0.0f);
     sc->shape_local_rot[sh] = rb_f4(rot.x, rot.y, rot.z, rot.w);
     sc->shape_params[sh] = params;
-    sc->shape_material[sh] = rb_f4(def->friction, def->restitution, def->density, 0.0f);
+    sc->shape_material[sh] = rb_f4(def->friction, def->restitution, def->density, def->static_friction);
     sc->shape_filter[2 * sh] = def->category_bits;
     sc->shape_filter[2 * sh + 1] = def->mask_bits;
     w->shape_next[sh] = w->body_first_shape[b];
@@ -398,7 +402,7 @@ rb_status rb_shape_get_local_transform(rb_shape_id id, rb_transform *out)
 static rb_status set_material(rb_shape_id id, int which, float v)
 {
     SHAPE_OR_RETURN(id, w, sh)
-    const char *names[] = {"friction", "restitution", "density"};
+    const char *names[] = {"friction", "restitution", "density", "static_friction"};
     bool ok = isfinite(v) && v >= 0.0f && (which != 1 || v <= 1.0f);
     if (!ok)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape %s must be finite and %s, got %g", names[which],
@@ -407,12 +411,19 @@ static rb_status set_material(rb_shape_id id, int which, float v)
         return s_;
     rb_scene *sc = &w->scene;
     rb_float4 old = sc->shape_material[sh];
+    rb_float4 m = old;
     if (which == 0)
-        sc->shape_material[sh].x = v;
+        m.x = v;
     else if (which == 1)
-        sc->shape_material[sh].y = v;
+        m.y = v;
+    else if (which == 2)
+        m.z = v;
     else
-        sc->shape_material[sh].z = v;
+        m.w = v;
+    // mu_s (0 = same as mu_k) may not be below mu_k
+    if (m.w != 0.0f && m.w < m.x)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "shape static_friction (%g) must be 0 or >= friction (%g)", m.w, m.x);
+    sc->shape_material[sh] = m;
     if (which == 2) {
         int b = sc->shape_body[sh];
         if ((s_ = rb_update_body_mass(w, b, true)) != RB_OK) {
@@ -431,16 +442,18 @@ static rb_status get_material(rb_shape_id id, int which, float *out)
     if (!out)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "material output must not be NULL");
     rb_float4 m = w->scene.shape_material[sh];
-    *out = which == 0 ? m.x : (which == 1 ? m.y : m.z);
+    *out = which == 0 ? m.x : (which == 1 ? m.y : (which == 2 ? m.z : m.w));
     return RB_OK;
 }
 
 rb_status rb_shape_set_friction(rb_shape_id id, float v) { return set_material(id, 0, v); }
 rb_status rb_shape_set_restitution(rb_shape_id id, float v) { return set_material(id, 1, v); }
 rb_status rb_shape_set_density(rb_shape_id id, float v) { return set_material(id, 2, v); }
+rb_status rb_shape_set_static_friction(rb_shape_id id, float v) { return set_material(id, 3, v); }
 rb_status rb_shape_get_friction(rb_shape_id id, float *out) { return get_material(id, 0, out); }
 rb_status rb_shape_get_restitution(rb_shape_id id, float *out) { return get_material(id, 1, out); }
 rb_status rb_shape_get_density(rb_shape_id id, float *out) { return get_material(id, 2, out); }
+rb_status rb_shape_get_static_friction(rb_shape_id id, float *out) { return get_material(id, 3, out); }
 
 rb_status rb_shape_get_aabb(rb_shape_id id, rb_vec3 *lower, rb_vec3 *upper)
 {

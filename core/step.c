@@ -11,17 +11,43 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+// Seed 001 §5.1's high-performance settings, expressed in |g| h so they scale with the substep h
+// (at 240 Hz and g = 10 they are the thesis's values; docs/solver-sequential.md). Without gravity the
+// scale is that of standard gravity.
+static rb_sequential_def resolve_sequential(const rb_sequential_def *in, rb_float3 gravity, float h)
+{
+    rb_sequential_def q = *in;
+    float g = rb_len(gravity);
+    if (g < 1e-3f)
+        g = 9.81f;
+    float gh = g * h;
+    if (q.penetration_threshold == 0.0f)
+        q.penetration_threshold = 10.0f * gh * h;
+    if (q.resolution_threshold == 0.0f)
+        q.resolution_threshold = gh / 500.0f;
+    if (q.restitution_threshold == 0.0f)
+        q.restitution_threshold = 1.1f * gh;
+    if (q.sleep_threshold == 0.0f)
+        q.sleep_threshold = gh / 5.0f;
+    if (q.sleep_motion_max == 0.0f)
+        q.sleep_motion_max = 4.0f * q.sleep_threshold;
+    if (q.gravity_damping_threshold == 0.0f)
+        q.gravity_damping_threshold = 2.0f * gh;
+    return q;
+}
+
 static rb_step_params resolve_params(const rb_world *w)
 {
     const rb_world_def *d = &w->settings;
     rb_step_params p;
     memset(&p, 0, sizeof p);
-    p.dt = d->time_step / (float)d->substeps;
+    int substeps = rb_effective_substeps(d);
+    p.dt = d->time_step / (float)substeps;
     p.inv_dt = 1.0f / p.dt;
     p.gravity = rb_f3(d->gravity.x, d->gravity.y, d->gravity.z);
     p.iterations = d->iterations;
     p.position_iterations = d->position_iterations;
-    p.solver = d->solver == RB_SOLVER_DEFAULT ? RB_SOLVER_BATCHED : (int)d->solver;
+    p.solver = (int)d->solver; // resolved at creation / rb_world_set_solver
     p.enable_sleep = d->enable_sleep;
     p.position_correction = d->position_correction;
     p.max_push_velocity = d->max_push_velocity;
@@ -31,7 +57,8 @@ static rb_step_params resolve_params(const rb_world *w)
     p.linear_sleep_tolerance = d->linear_sleep_tolerance;
     p.angular_sleep_tolerance = d->angular_sleep_tolerance;
     p.time_to_sleep = d->time_to_sleep;
-    p.substeps = d->substeps;
+    p.substeps = substeps;
+    p.seq = resolve_sequential(&d->sequential, p.gravity, p.dt);
     return p;
 }
 
@@ -54,10 +81,34 @@ static rb_status run_phase(rb_world *w, kernel_fn fn, const rb_step_params *p, f
 // integrate_velocities first): the result is the same, since detection reads only positions, and every
 // kernel that may fail (they allocate) then runs before any body state changes, so a failed step
 // leaves the world as it was. See docs/architecture.md.
+// The sequential solver's order (seed 001 Algorithm 6): positions move first, with the velocities of
+// the end of the last step; then detection, batches, penetration correction, the velocity update (and
+// its wake rules), contact resolution, sleeping. Detection, correction and resolution thus all see the
+// same positions, and gravity's velocity is only a wish the solver can take back before anything moves
+// (a box on the ground is never pushed into it). The state read between steps is the corrected one.
+static rb_status substep_sequential(rb_world *w, const rb_step_params *p, rb_profile *prof)
+{
+    const rb_backend_ops *o = w->ops;
+    rb_status s;
+    if ((s = run_phase(w, o->integrate_positions, p, &prof->integrate, "integrate_positions")) != RB_OK ||
+        (s = run_phase(w, o->update_bounds, p, &prof->bounds, "update_bounds")) != RB_OK ||
+        (s = run_phase(w, o->find_pairs, p, &prof->broad, "find_pairs")) != RB_OK ||
+        (s = run_phase(w, o->collide, p, &prof->narrow, "collide")) != RB_OK ||
+        (s = run_phase(w, o->build_batches, p, &prof->batches, "build_batches")) != RB_OK ||
+        (s = run_phase(w, o->correct_penetrations, p, &prof->correct, "correct_penetrations")) != RB_OK ||
+        (s = run_phase(w, o->integrate_velocities, p, &prof->integrate, "integrate_velocities")) != RB_OK ||
+        (s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK ||
+        (s = run_phase(w, o->update_sleep, p, &prof->sleep, "update_sleep")) != RB_OK)
+        return s;
+    return RB_OK;
+}
+
 static rb_status substep(rb_world *w, const rb_step_params *p, rb_profile *prof)
 {
     const rb_backend_ops *o = w->ops;
     rb_status s;
+    if (p->solver == RB_SOLVER_SEQUENTIAL)
+        return substep_sequential(w, p, prof);
     if ((s = run_phase(w, o->update_bounds, p, &prof->bounds, "update_bounds")) != RB_OK ||
         (s = run_phase(w, o->find_pairs, p, &prof->broad, "find_pairs")) != RB_OK ||
         (s = run_phase(w, o->collide, p, &prof->narrow, "collide")) != RB_OK ||
@@ -90,12 +141,19 @@ rb_status rb_world_step(rb_world_id id)
     }
 
     rb_step_params p = resolve_params(w);
-    int frozen = 0;
+    int frozen = 0, resolutions = 0, shock_batches = 0;
     for (int i = 0; i < p.substeps; ++i) {
         p.substep = i;
         if ((s = substep(w, &p, &prof)) != RB_OK)
             return s;
         frozen += w->ops->frozen_in_last_step ? w->ops->frozen_in_last_step(w->backend) : 0;
+        if (w->ops->get_stats) { // per substep: sum over the step
+            rb_backend_stats sub;
+            memset(&sub, 0, sizeof sub);
+            w->ops->get_stats(w->backend, &sub);
+            resolutions += sub.resolutions;
+            shock_batches += sub.shock_batches;
+        }
     }
     rb_scene_clear_dirty(&w->scene);
     w->host_stale = w->ops->download != NULL;
@@ -114,6 +172,10 @@ rb_status rb_world_step(rb_world_id id)
     w->counters.contacts = st.contacts;
     w->counters.colors = st.colors;
     w->counters.awake_bodies = st.awake_bodies;
+    w->counters.resolutions = resolutions;
+    w->counters.shock_batches = shock_batches;
+    w->counters.unresolved = st.unresolved;
+    w->counters.uncorrected = st.uncorrected;
     w->counters.frozen_bodies += frozen;
     prof.step = (float)(now_ms() - t_start);
     w->profile = prof;

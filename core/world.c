@@ -32,10 +32,20 @@ rb_world_def rb_default_world_def(void)
     memset(&d, 0, sizeof d);
     d.gravity = (rb_vec3){0.0f, -9.81f, 0.0f};
     d.time_step = 1.0f / 60.0f;
-    d.substeps = 1;
+    d.substeps = 0;
     d.iterations = 10;
     d.position_iterations = 4;
     d.solver = RB_SOLVER_DEFAULT;
+    d.sequential.remaining_penetration = 0.5f;
+    d.sequential.sleep_bias = 0.5f;
+    d.sequential.gravity_damping = 0.7f;
+    d.sequential.max_iterations = 2.0f;
+    d.sequential.shock_iterations = 6.0f;
+    d.sequential.shock_propagation = true;
+    d.sequential.settle_iterations = 1.0f;
+    d.sequential.heap_threshold = 64;
+    d.sequential.large_batch = 8;
+    d.sequential.split_contacts = 4096;
     d.backend = RB_BACKEND_AUTO;
     d.threads = 0;
     d.enable_sleep = true;
@@ -96,6 +106,45 @@ static rb_status check_non_negative(const char *name, float v)
     return RB_OK;
 }
 
+static rb_status check_auto(const char *name, float v)
+{
+    if (!(v >= 0.0f) || !isfinite(v))
+        return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "sequential.%s must be finite and >= 0 (0: automatic), got %g",
+                              name, v);
+    return RB_OK;
+}
+
+static rb_status validate_sequential(const rb_sequential_def *q)
+{
+    rb_status s;
+    if ((s = check_auto("penetration_threshold", q->penetration_threshold)) != RB_OK ||
+        (s = check_auto("sleep_motion_max", q->sleep_motion_max)) != RB_OK ||
+        (s = check_auto("resolution_threshold", q->resolution_threshold)) != RB_OK ||
+        (s = check_auto("restitution_threshold", q->restitution_threshold)) != RB_OK ||
+        (s = check_auto("sleep_threshold", q->sleep_threshold)) != RB_OK ||
+        (s = check_auto("gravity_damping_threshold", q->gravity_damping_threshold)) != RB_OK)
+        return s;
+    if (!(q->remaining_penetration > 0.0f && q->remaining_penetration < 1.0f))
+        return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "sequential.remaining_penetration must be in (0, 1), got %g",
+                              q->remaining_penetration);
+    if (!(q->sleep_bias >= 0.0f && q->sleep_bias < 1.0f))
+        return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "sequential.sleep_bias must be in [0, 1), got %g", q->sleep_bias);
+    if (!(q->gravity_damping >= 0.0f && q->gravity_damping <= 1.0f))
+        return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "sequential.gravity_damping must be in [0, 1], got %g",
+                              q->gravity_damping);
+    if (!(q->settle_iterations >= 0.0f && q->settle_iterations <= 1e6f))
+        return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "sequential.settle_iterations must be in [0, 1e6], got %g",
+                              q->settle_iterations);
+    if (!(q->max_iterations > 0.0f && q->max_iterations <= 1e6f) || !(q->shock_iterations > 0.0f && q->shock_iterations <= 1e6f))
+        return rb_fail_global(RB_ERR_INVALID_ARGUMENT,
+                              "sequential.max_iterations and shock_iterations must be in (0, 1e6], got %g and %g",
+                              q->max_iterations, q->shock_iterations);
+    if (q->heap_threshold < 0 || q->large_batch < 0 || q->split_contacts < 0)
+        return rb_fail_global(RB_ERR_INVALID_ARGUMENT,
+                              "sequential.heap_threshold, large_batch and split_contacts must be >= 0");
+    return RB_OK;
+}
+
 // Every rule a world definition must meet; shared by creation and the setters.
 static rb_status validate_def(const rb_world_def *d)
 {
@@ -108,15 +157,18 @@ static rb_status validate_def(const rb_world_def *d)
                               d->gravity.x, d->gravity.y, d->gravity.z);
     if ((s = check_positive("time_step", d->time_step)) != RB_OK)
         return s;
-    if (d->substeps < 1 || d->substeps > 64)
-        return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "substeps must be in [1, 64], got %d", d->substeps);
+    if (d->substeps < 0 || d->substeps > 64)
+        return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "substeps must be in [0, 64] (0: the solver's choice), got %d",
+                              d->substeps);
     if (d->iterations < 1 || d->iterations > 1000)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "iterations must be in [1, 1000], got %d", d->iterations);
     if (d->position_iterations < 0 || d->position_iterations > 1000)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "position_iterations must be in [0, 1000], got %d",
                               d->position_iterations);
-    if ((int)d->solver < RB_SOLVER_DEFAULT || (int)d->solver > RB_SOLVER_BATCHED)
+    if ((int)d->solver < RB_SOLVER_DEFAULT || (int)d->solver > RB_SOLVER_SEQUENTIAL)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "unknown solver %d", (int)d->solver);
+    if ((s = validate_sequential(&d->sequential)) != RB_OK)
+        return s;
     if ((int)d->backend < RB_BACKEND_AUTO || (int)d->backend > RB_BACKEND_CUDA)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "unknown backend %d", (int)d->backend);
     if (d->threads < 0 || d->threads > 1024)
@@ -205,7 +257,17 @@ rb_status rb_create_world(const rb_world_def *def, rb_world_id *out)
     snprintf(w->backend_selection, sizeof w->backend_selection, "%s", choice.selection);
     snprintf(w->device_name, sizeof w->device_name, "%s", w->ops->device_name(w->backend));
     if (w->settings.solver == RB_SOLVER_DEFAULT)
-        w->settings.solver = RB_SOLVER_BATCHED;
+        w->settings.solver = (rb_solver)w->ops->default_solver(w->backend);
+    if (!w->ops->supports_solver(w->backend, (int)w->settings.solver)) {
+        rb_status us = rb_fail_global(RB_ERR_UNSUPPORTED, "backend '%s' does not implement the '%s' solver",
+                                      w->ops->name, rb_solver_name(w->settings.solver));
+        w->ops->destroy(w->backend);
+        rb_registry_close(w->module_handle);
+        pthread_mutex_lock(&g_worlds_lock);
+        w->in_use = false;
+        pthread_mutex_unlock(&g_worlds_lock);
+        return us;
+    }
 
     if (def->body_capacity > 0 || def->shape_capacity > 0) {
         // hints only: a failure here is not an error, the arrays grow later
@@ -242,7 +304,16 @@ rb_status rb_world_get_def(rb_world_id id, rb_world_def *out)
     if (!out)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_world_get_def: out must not be NULL");
     *out = w->settings;
+    out->substeps = rb_effective_substeps(&w->settings);
     return RB_OK;
+}
+
+int rb_effective_substeps(const rb_world_def *d)
+{
+    if (d->substeps > 0)
+        return d->substeps;
+    // at least 180 steps per second for the sequential solver (seed 001 §5.6); see docs/solver-sequential.md
+    return d->solver == RB_SOLVER_SEQUENTIAL ? 3 : 1;
 }
 
 rb_status rb_world_get_info(rb_world_id id, rb_world_info *out)
@@ -325,7 +396,7 @@ rb_status rb_world_get_time_step(rb_world_id id, float *time_step, int *substeps
     if (time_step)
         *time_step = w->settings.time_step;
     if (substeps)
-        *substeps = w->settings.substeps;
+        *substeps = rb_effective_substeps(&w->settings);
     return RB_OK;
 }
 
@@ -348,12 +419,25 @@ rb_status rb_world_set_solver(rb_world_id id, rb_solver solver)
     if (!w)
         return s;
     rb_world_def d = w->settings;
-    d.solver = solver == RB_SOLVER_DEFAULT ? RB_SOLVER_BATCHED : solver;
-    if ((int)solver < RB_SOLVER_DEFAULT || (int)solver > RB_SOLVER_BATCHED)
+    d.solver = solver == RB_SOLVER_DEFAULT ? (rb_solver)w->ops->default_solver(w->backend) : solver;
+    if ((int)solver < RB_SOLVER_DEFAULT || (int)solver > RB_SOLVER_SEQUENTIAL)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "unknown solver %d", (int)solver);
     if (!w->ops->supports_solver(w->backend, (int)d.solver))
         return rb_fail(w, RB_ERR_UNSUPPORTED, "backend '%s' does not implement the '%s' solver", w->ops->name,
                        rb_solver_name(d.solver));
+    return apply_settings(w, &d);
+}
+
+rb_status rb_world_set_sequential(rb_world_id id, const rb_sequential_def *def)
+{
+    rb_status s;
+    rb_world *w = rb_get_world(id, &s);
+    if (!w)
+        return s;
+    if (!def)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_world_set_sequential: def must not be NULL");
+    rb_world_def d = w->settings;
+    d.sequential = *def;
     return apply_settings(w, &d);
 }
 

@@ -91,6 +91,9 @@ rb_status rb_sync_from_backend(rb_world *w);
 rb_status rb_reserve_body_slots(rb_world *w, int n);
 rb_status rb_reserve_shape_slots(rb_world *w, int n);
 
+// Substeps per step: the world's setting, or the solver's choice when it is 0.
+int rb_effective_substeps(const rb_world_def *d);
+
 // Wakes a dynamic or kinematic body (no-op for static ones).
 void rb_wake_body(rb_world *w, int body);
 // Wakes every body touching `body` in the last step's contacts.

@@ -122,7 +122,11 @@ static void test_world_def_errors_are_rejected_with_reasons(void **state)
     assert_int_equal(rb_create_world(&d, &w), RB_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(rb_last_error(rb_null_world_id), "time_step"));
     d = rb_default_world_def();
-    d.substeps = 0;
+    d.substeps = -1; // 0 is "the solver's choice"
+    assert_int_equal(rb_create_world(&d, &w), RB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(rb_last_error(rb_null_world_id), "substeps"));
+    d = rb_default_world_def();
+    d.substeps = 65;
     assert_int_equal(rb_create_world(&d, &w), RB_ERR_INVALID_ARGUMENT);
     d = rb_default_world_def();
     d.iterations = 0;
@@ -150,7 +154,7 @@ static void test_world_setters_reject_bad_values_and_keep_settings(void **state)
     EXPECT_FAILURE(f, &before, rb_world_set_gravity(f->world, (rb_vec3){0, INFINITY, 0}), RB_ERR_INVALID_ARGUMENT,
                    "gravity");
     EXPECT_FAILURE(f, &before, rb_world_set_time_step(f->world, 0.0f, 1), RB_ERR_INVALID_ARGUMENT, "time_step");
-    EXPECT_FAILURE(f, &before, rb_world_set_time_step(f->world, 0.01f, 0), RB_ERR_INVALID_ARGUMENT, "substeps");
+    EXPECT_FAILURE(f, &before, rb_world_set_time_step(f->world, 0.01f, -1), RB_ERR_INVALID_ARGUMENT, "substeps");
     EXPECT_FAILURE(f, &before, rb_world_set_iterations(f->world, -1, 4), RB_ERR_INVALID_ARGUMENT, "iterations");
     EXPECT_FAILURE(f, &before, rb_world_set_solver(f->world, (rb_solver)77), RB_ERR_INVALID_ARGUMENT, "solver");
 }

@@ -822,8 +822,8 @@ static void test_failure_after_bodies_were_created_removes_them_and_restores_the
 static void test_setting_the_api_rejects_points_at_its_key(void **state)
 {
     (void)state;
-    expect_failure(NULL, "rubble-scene: 1\nworld:\n  gravity: [0, -1, 0]\n  substeps: 0\n", RB_ERR_INVALID_ARGUMENT,
-                   "inline:4:13: world substeps: substeps must be in [1, 64], got 0");
+    expect_failure(NULL, "rubble-scene: 1\nworld:\n  gravity: [0, -1, 0]\n  substeps: -1\n", RB_ERR_INVALID_ARGUMENT,
+                   "inline:4:13: world substeps: substeps must be in [0, 64] (0: the solver's choice), got -1");
     expect_failure(NULL, "rubble-scene: 1\nbodies:\n  - {type: static, mass: 2, shapes: [{sphere: {radius: 1}}]}\n",
                    RB_ERR_INVALID_ARGUMENT, "inline:3:5: only dynamic bodies have a mass");
     expect_failure(NULL, "rubble-scene: 1\nbodies:\n  - {name: lid, shapes: [{plane: {}}]}\n",

@@ -2,6 +2,7 @@
 // headers are checked to compile as OpenCL C 1.2 (and, with the CUDA wrapper, as CUDA C). Compiled
 // by tests/check_kernels_portable.sh; never run.
 #include "collide.h"
+#include "contact_sequential.h"
 #include "contact_solver.h"
 #include "integrate.h"
 #include "mass_properties.h"
@@ -19,4 +20,17 @@ __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   rb_contact_solve(&c, pts, st, &v, &w, &v, &w); rb_contact_solve_position(&c, pts, st, &v, &w, &v, &w);
   rb_contact_restitution(&c, pts, 1.0f, 0.0005f, &v, &w, &v, &w);
   a[i] = rb_f4_from3(v, rb_contact_impact_speed(&pts[0], 60.0f, 0.0005f));
+  rb_seq_contact q; rb_seq_body sa, sb;
+  sa.v = v; sa.w = w; sa.inv_mass = 1.0f; sa.inv_inertia = rb_mat3_diag(rb_f3(1,1,1)); sb = sa;
+  q.point = v; q.normal = rb_f3(0,1,0); q.cor = 0.5f; q.mu_s = 0.6f; q.mu_k = 0.4f; q.allowed = 0.0f;
+  q.bounce = 0.0f; q.stopped = 0.0f; q.normal_impulse = 0.0f; q.friction1 = q.friction2 = 0.0f; q.impulse = v;
+  q.sliding = 0; q.slip = 0.0f; q.target = 0.0f;
+  rb_seq_prepare(&q, v, w, &sa, &sb);
+  q.closing = rb_seq_closing(&q, &sa, &sb);
+  float size; int act = rb_seq_action(&q, 0.001f, &size);
+  rb_float3 imp = rb_seq_resolve(&q, 0.05f, &sa, &sb); rb_seq_pull_back(&q, &sa, &sb);
+  rb_float3 d = rb_seq_push_along_normal(q.normal, -0.01f, act), d2 = d, d3 = d;
+  int ok = rb_seq_push_back(q.normal, -0.01f, 1, v, &d2) + rb_seq_push_up(q.normal, -0.01f, 0, rb_f3(0,1,0), &d3) +
+           rb_seq_pushes(d, q.normal, 0.001f, &d2);
+  a[i + 1] = rb_f4_from3(rb_add(imp, rb_add(d2, d3)), size + (float)ok + rb_seq_violation(&q, 0.001f));
 }

@@ -1,0 +1,426 @@
+// build_batches for the sequential solver: one contact per manifold point, the adjacency of the
+// bodies, batches of touching bodies (seed 001 §3.1: fixed bodies are barriers), their schedule, and
+// the spatial parts of very large batches.
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_context.h"
+
+int rb_seq_is_fixed(const rb_cpu_ctx *c, int b)
+{
+    // static and kinematic bodies have infinite mass; frozen ones are out of the simulation
+    uint32_t f = c->scene->body_flags[b];
+    return (f & RB_BODY_TYPE_MASK) != RB_BODY_DYNAMIC_T || (f & RB_BODY_FROZEN);
+}
+
+// Grows an array indexed by body slot to `n`; new entries are zero.
+static int grow_body_array(void **p, int old_n, int n, size_t elem)
+{
+    void *q = realloc(*p, (size_t)n * elem);
+    if (!q)
+        return 0;
+    memset((char *)q + (size_t)old_n * elem, 0, (size_t)(n - old_n) * elem);
+    *p = q;
+    return 1;
+}
+
+static int reserve_bodies(rb_cpu_ctx *c, int n)
+{
+    if (n + 1 <= c->seq_body_cap)
+        return 1;
+    int cap = c->seq_body_cap > 0 ? c->seq_body_cap : 256;
+    while (cap < n + 1)
+        cap *= 2;
+    int old = c->seq_body_cap;
+#define GROW(f)                                                                                    \
+    if (!grow_body_array((void **)&c->f, old, cap, sizeof *c->f))                                  \
+        return 0;
+    GROW(body_contact_start)
+    GROW(body_batch)
+    GROW(body_part)
+    GROW(body_level)
+    GROW(body_supports)
+    GROW(body_epoch)
+    GROW(body_disp)
+    GROW(body_moved)
+    GROW(body_frozen)
+    GROW(gravity_contacts)
+    GROW(gravity_contacts_prev)
+#undef GROW
+    c->seq_body_cap = cap;
+    return 1;
+}
+
+static int reserve_contacts(rb_cpu_ctx *c, int n)
+{
+    if (n <= c->seq_cap)
+        return 1;
+    int cap = c->seq_cap > 0 ? c->seq_cap : 256;
+    while (cap < n)
+        cap *= 2;
+    void *p;
+#define GROW(f)                                                                                    \
+    if (!(p = realloc(c->f, (size_t)cap * sizeof *c->f)))                                          \
+        return 0;                                                                                  \
+    c->f = p;
+    GROW(seq)
+    GROW(seq_manifold)
+    GROW(seq_heap_pos)
+    GROW(seq_epoch)
+    GROW(seq_part)
+#undef GROW
+    c->seq_cap = cap;
+    return 1;
+}
+
+static int root(int *parent, int x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+// The separating speed owed to a contact whose approach at `impact` m/s a speculative stop carried over
+// from the last substep (0: none). Semi-implicit Euler conserves v^2/2 + a y - a h v/2 in free flight,
+// not the energy, so a launch at w climbs as if at w + a h/2 and the fall arrived a h/2 slow: the speed
+// that gives the continuous rebound height e^2 H is e c - (1 - e) a h / 2 (a: gravity along the
+// normal, when one body is fixed; without the term, e = 0.25 from 2 m rebounds 2.6% high at 180 Hz).
+static float bounce_speed(const rb_seq_contact *q, float impact, const rb_step_params *p)
+{
+    if (!(impact > 0.0f) || q->cor == 0.0f)
+        return 0.0f;
+    float gn = rb_dot(p->gravity, q->normal);
+    float a = q->fixed_a && !q->fixed_b ? -gn : (q->fixed_b && !q->fixed_a ? gn : 0.0f);
+    float w = q->cor * impact - (1.0f - q->cor) * 0.5f * rb_maxf(a, 0.0f) * p->dt;
+    return rb_maxf(w, 0.0f);
+}
+
+// Contacts from the manifolds, in manifold order (canonical, so the result does not depend on threads).
+static void fill_contacts(rb_cpu_ctx *c, const rb_step_params *p)
+{
+    int n = c->manifold_count;
+    int *first = c->pair_offset; // reused: point offset of each manifold
+    int total = 0;
+    for (int i = 0; i < n; ++i) {
+        first[i] = total;
+        total += c->manifolds[i].m.count;
+    }
+#pragma omp parallel for schedule(static) num_threads(c->threads)
+    for (int i = 0; i < n; ++i) {
+        const rb_contact_manifold *m = &c->manifolds[i];
+        for (int j = 0; j < m->m.count; ++j) {
+            int k = first[i] + j;
+            rb_seq_contact *q = &c->seq[k];
+            q->body_a = m->body_a;
+            q->body_b = m->body_b;
+            q->fixed_a = rb_seq_is_fixed(c, m->body_a);
+            q->fixed_b = rb_seq_is_fixed(c, m->body_b);
+            q->point = m->m.points[j].point;
+            q->normal = m->m.normal;
+            q->separation = m->m.points[j].separation;
+            q->cor = m->restitution;
+            q->mu_s = m->static_friction;
+            q->mu_k = m->friction;
+            q->impulse = rb_f3(0.0f, 0.0f, 0.0f);
+            q->normal_impulse = 0.0f;
+            q->friction1 = q->friction2 = 0.0f;
+            q->target = 0.0f;
+            q->allowed = 0.0f; // set by the solver from the corrected separation
+            q->bounce = bounce_speed(q, m->carried_impact[j], p);
+            q->stopped = 0.0f;
+            q->slip = 0.0f;
+            q->sliding = 0;
+            c->seq_manifold[k] = i;
+            c->seq_heap_pos[k] = -1;
+            c->seq_epoch[k] = 0;
+        }
+    }
+}
+
+// Adjacency of the non-fixed bodies (CSR, contacts in ascending order) and, per body, the contacts
+// "in the direction of gravity": those that moving the body along g would close (seed 001 §3.2).
+static int build_adjacency(rb_cpu_ctx *c, rb_float3 gravity)
+{
+    int nb = c->scene->body_slots, n = c->seq_count;
+    int *start = c->body_contact_start;
+    memset(start, 0, sizeof *start * (size_t)(nb + 1));
+    memset(c->gravity_contacts, 0, sizeof *c->gravity_contacts * (size_t)nb);
+    for (int k = 0; k < n; ++k) {
+        const rb_seq_contact *q = &c->seq[k];
+        if (!q->fixed_a) {
+            start[q->body_a + 1]++;
+            if (rb_dot(q->normal, gravity) > 0.0f) // from A, the other body lies along +n
+                c->gravity_contacts[q->body_a]++;
+        }
+        if (!q->fixed_b) {
+            start[q->body_b + 1]++;
+            if (rb_dot(q->normal, gravity) < 0.0f)
+                c->gravity_contacts[q->body_b]++;
+        }
+    }
+    for (int b = 0; b < nb; ++b)
+        start[b + 1] += start[b];
+    if (!rb_cpu_reserve((void **)&c->body_contacts, &c->body_contacts_cap, start[nb], sizeof *c->body_contacts))
+        return 0;
+    int *fill = c->body_epoch; // scratch: next free slot per body
+    memcpy(fill, start, sizeof *fill * (size_t)nb);
+    for (int k = 0; k < n; ++k) {
+        const rb_seq_contact *q = &c->seq[k];
+        if (!q->fixed_a)
+            c->body_contacts[fill[q->body_a]++] = k;
+        if (!q->fixed_b)
+            c->body_contacts[fill[q->body_b]++] = k;
+    }
+    memset(c->body_epoch, 0, sizeof *c->body_epoch * (size_t)nb);
+    return 1;
+}
+
+typedef struct body_key {
+    float x;
+    int body;
+} body_key;
+
+static int cmp_body_key(const void *a, const void *b)
+{
+    const body_key *p = a, *q = b;
+    if (p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    return p->body - q->body;
+}
+
+// Cuts a large batch into `parts` slabs of equal body count along the horizontal axis (perpendicular
+// to gravity) of largest extent, so each slab reaches the ground. The cut depends only on positions
+// and the contact count, never on the thread count.
+static int split_batch(rb_cpu_ctx *c, rb_seq_batch *batch, int parts, rb_float3 gravity)
+{
+    const rb_scene *s = c->scene;
+    const int *bodies = &c->seq_batch_bodies[batch->first_body];
+    int nb = batch->body_count;
+    rb_float3 lo = rb_f3(RB_FLT_MAX, RB_FLT_MAX, RB_FLT_MAX), hi = rb_neg(lo);
+    for (int i = 0; i < nb; ++i) {
+        rb_float3 p = rb_xyz(s->body_pos[bodies[i]]);
+        lo = rb_min3(lo, p);
+        hi = rb_max3(hi, p);
+    }
+    rb_float3 g = rb_normalize_or(gravity, rb_f3(0.0f, 0.0f, 0.0f));
+    int axis = 0;
+    float best = -1.0f;
+    for (int a = 0; a < 3; ++a) {
+        rb_float3 e = rb_set(rb_f3(0.0f, 0.0f, 0.0f), a, 1.0f);
+        // extent of the batch along axis a, counted only as much as the axis is horizontal
+        float score = (rb_get(hi, a) - rb_get(lo, a)) * (1.0f - rb_fabsf(rb_dot(e, g)));
+        if (score > best) {
+            best = score;
+            axis = a;
+        }
+    }
+    body_key *keys = malloc(sizeof *keys * (size_t)nb);
+    if (!keys)
+        return 0;
+    for (int i = 0; i < nb; ++i)
+        keys[i] = (body_key){rb_get(rb_xyz(s->body_pos[bodies[i]]), axis), bodies[i]};
+    qsort(keys, (size_t)nb, sizeof *keys, cmp_body_key);
+    for (int i = 0; i < nb; ++i)
+        c->body_part[keys[i].body] = (int)((long long)i * parts / nb);
+    free(keys);
+    for (int i = 0; i < batch->contact_count; ++i) {
+        int k = c->seq_batch_contacts[batch->first_contact + i];
+        const rb_seq_contact *q = &c->seq[k];
+        int pa = q->fixed_a ? -1 : c->body_part[q->body_a], pb = q->fixed_b ? -1 : c->body_part[q->body_b];
+        c->seq_part[k] = pa < 0 ? pb : (pb < 0 || pb == pa ? pa : -1);
+    }
+    batch->parts = parts;
+    return 1;
+}
+
+static int cmp_batch_size(const void *a, const void *b)
+{
+    const rb_seq_batch *p = a, *q = b;
+    if (p->contact_count != q->contact_count)
+        return q->contact_count - p->contact_count; // largest first (seed 001 §4)
+    return p->first_contact - q->first_contact;
+}
+
+static int build_groups(rb_cpu_ctx *c, const rb_step_params *p)
+{
+    const rb_scene *s = c->scene;
+    int nb = s->body_slots, n = c->seq_count;
+    int *parent = c->body_batch;
+    for (int b = 0; b < nb; ++b)
+        parent[b] = b;
+    for (int k = 0; k < n; ++k) {
+        const rb_seq_contact *q = &c->seq[k];
+        if (!q->fixed_a && !q->fixed_b) {
+            int ra = root(parent, q->body_a), rb = root(parent, q->body_b);
+            if (ra != rb) {
+                if (ra < rb)
+                    parent[rb] = ra;
+                else
+                    parent[ra] = rb;
+            }
+        }
+    }
+    // compact batch numbers in order of their lowest body; bodies without contacts get none
+    int *index = c->body_level; // scratch: batch number of each root
+    int count = 0;
+    for (int b = 0; b < nb; ++b) {
+        index[b] = -1;
+        int has = c->body_contact_start[b + 1] > c->body_contact_start[b];
+        if (has && root(parent, b) == b)
+            index[b] = count++;
+    }
+    if (count > c->batch_cap) {
+        rb_seq_batch *q = realloc(c->batches, sizeof *q * (size_t)count);
+        if (!q)
+            return 0;
+        c->batches = q;
+        c->batch_cap = count;
+    }
+    memset(c->batches, 0, sizeof *c->batches * (size_t)count);
+    for (int b = 0; b < nb; ++b) {
+        int has = c->body_contact_start[b + 1] > c->body_contact_start[b];
+        int batch = has ? index[root(parent, b)] : -1;
+        c->body_part[b] = batch; // scratch until the groups are laid out
+        if (batch >= 0)
+            c->batches[batch].body_count++;
+    }
+    for (int k = 0; k < n; ++k) {
+        const rb_seq_contact *q = &c->seq[k];
+        int body = q->fixed_a ? q->body_b : q->body_a;
+        c->batches[c->body_part[body]].contact_count++;
+    }
+    int fc = 0, fb = 0;
+    for (int i = 0; i < count; ++i) {
+        c->batches[i].first_contact = fc;
+        c->batches[i].first_body = fb;
+        c->batches[i].parts = 1;
+        fc += c->batches[i].contact_count;
+        fb += c->batches[i].body_count;
+        c->batches[i].contact_count = 0;
+        c->batches[i].body_count = 0;
+    }
+    if (!rb_cpu_reserve((void **)&c->seq_batch_contacts, &c->seq_batch_contacts_cap, fc > 0 ? fc : 1,
+                        sizeof *c->seq_batch_contacts) ||
+        !rb_cpu_reserve((void **)&c->seq_batch_bodies, &c->seq_batch_bodies_cap, fb > 0 ? fb : 1,
+                        sizeof *c->seq_batch_bodies))
+        return 0;
+    for (int b = 0; b < nb; ++b) {
+        int batch = c->body_part[b];
+        c->body_batch[b] = batch;
+        if (batch >= 0) {
+            rb_seq_batch *g = &c->batches[batch];
+            c->seq_batch_bodies[g->first_body + g->body_count++] = b;
+        }
+    }
+    for (int k = 0; k < n; ++k) {
+        const rb_seq_contact *q = &c->seq[k];
+        rb_seq_batch *g = &c->batches[c->body_batch[q->fixed_a ? q->body_b : q->body_a]];
+        c->seq_batch_contacts[g->first_contact + g->contact_count++] = k;
+        c->seq_part[k] = 0;
+    }
+    c->batch_count = count;
+    for (int b = 0; b < nb; ++b)
+        c->body_part[b] = 0;
+    // very large batches are solved in spatial parts (docs/solver-sequential.md)
+    for (int i = 0; i < count; ++i) {
+        rb_seq_batch *g = &c->batches[i];
+        int split = p->seq.split_contacts;
+        if (split > 0 && g->contact_count > split) {
+            int parts = (g->contact_count + split - 1) / split;
+            if (parts > RB_SEQ_MAX_PARTS)
+                parts = RB_SEQ_MAX_PARTS;
+            if (!split_batch(c, g, parts, p->gravity))
+                return 0;
+        }
+    }
+    qsort(c->batches, (size_t)count, sizeof *c->batches, cmp_batch_size);
+    return 1;
+}
+
+static int reserve_scratch(rb_cpu_ctx *c)
+{
+    int max_c = 1, max_b = 1;
+    for (int i = 0; i < c->batch_count; ++i) {
+        if (c->batches[i].contact_count > max_c)
+            max_c = c->batches[i].contact_count;
+        if (c->batches[i].body_count > max_b)
+            max_b = c->batches[i].body_count;
+    }
+    if (c->scratch_threads < c->threads) {
+        rb_seq_scratch *q = realloc(c->scratch, sizeof *q * (size_t)c->threads);
+        if (!q)
+            return 0;
+        memset(q + c->scratch_threads, 0, sizeof *q * (size_t)(c->threads - c->scratch_threads));
+        c->scratch = q;
+        c->scratch_threads = c->threads;
+    }
+    for (int t = 0; t < c->threads; ++t) {
+        rb_seq_scratch *w = &c->scratch[t];
+        if (w->cap_contacts < max_c) {
+            int cap = max_c;
+            void *p1 = realloc(w->heap, sizeof *w->heap * (size_t)cap);
+            if (p1)
+                w->heap = p1;
+            void *p2 = realloc(w->affected, sizeof *w->affected * (size_t)cap);
+            if (p2)
+                w->affected = p2;
+            void *p3 = realloc(w->best_affected, sizeof *w->best_affected * (size_t)cap);
+            if (p3)
+                w->best_affected = p3;
+            void *p4 = realloc(w->heap_keys, sizeof *w->heap_keys * (size_t)cap);
+            if (p4)
+                w->heap_keys = p4;
+            if (!p1 || !p2 || !p3 || !p4)
+                return 0;
+            w->cap_contacts = cap;
+        }
+        int need_b = (max_b > max_c ? max_b : max_c) + 2; // the queue holds bodies or contacts; +2: level starts
+        if (w->cap_bodies < need_b) {
+            int cap = need_b;
+            void *p1 = realloc(w->queue, sizeof *w->queue * (size_t)cap);
+            if (p1)
+                w->queue = p1;
+            void *p2 = realloc(w->touched, sizeof *w->touched * (size_t)cap);
+            if (p2)
+                w->touched = p2;
+            void *p3 = realloc(w->best, sizeof *w->best * (size_t)cap);
+            if (p3)
+                w->best = p3;
+            void *p4 = realloc(w->best_disp, sizeof *w->best_disp * (size_t)cap);
+            if (p4)
+                w->best_disp = p4;
+            if (!p1 || !p2 || !p3 || !p4)
+                return 0;
+            w->cap_bodies = cap;
+        }
+        // a body may be pushed once per contact end that reaches it with a larger displacement
+        int need_s = 2 * max_c + max_b;
+        if (w->cap_stack < need_s) {
+            void *p1 = realloc(w->stack, sizeof *w->stack * (size_t)need_s);
+            if (p1)
+                w->stack = p1;
+            void *p2 = realloc(w->stack_disp, sizeof *w->stack_disp * (size_t)need_s);
+            if (p2)
+                w->stack_disp = p2;
+            if (!p1 || !p2)
+                return 0;
+            w->cap_stack = need_s;
+        }
+    }
+    return 1;
+}
+
+rb_status rb_seq_build_batches(rb_cpu_ctx *c, const rb_step_params *p)
+{
+    int nb = c->scene->body_slots;
+    c->seq_count = c->contact_point_count;
+    if (!reserve_bodies(c, nb) || !reserve_contacts(c, c->seq_count > 0 ? c->seq_count : 1))
+        return RB_ERR_OUT_OF_MEMORY;
+    fill_contacts(c, p);
+    if (!build_adjacency(c, p->gravity) || !build_groups(c, p) || !reserve_scratch(c))
+        return RB_ERR_OUT_OF_MEMORY;
+    c->color_count = 0;
+    return RB_OK;
+}

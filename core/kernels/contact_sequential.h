@@ -1,0 +1,279 @@
+// The per-contact math of the `sequential` solver (pe; seed 001 §2-§3): one contact point, its
+// contact frame and collision matrix, the resolution of one contact with static and kinetic
+// friction, and the displacement options of penetration correction.
+//
+// Conventions are rubble's, not the thesis's: the normal n points from A to B (pe's points from B to
+// A), the separation s is negative when penetrating (pe's distance d), and the impulse i acts on B
+// (+i) and on A (-i). With u = (v_B + w_B x r_B) - (v_A + w_A x r_A), the relative velocity of B seen
+// from A at the contact point, theta = B^T u and theta_0 = u . n < 0 is a closing contact (pe's
+// delta-theta_AB,0 has the same sign: pe's n and pe's A - B difference both flip).
+#ifndef RB_KERNELS_CONTACT_SEQUENTIAL_H
+#define RB_KERNELS_CONTACT_SEQUENTIAL_H
+
+#include "contact_frame.h"
+
+typedef struct rb_seq_contact {
+    int body_a, body_b;     // body slots
+    int fixed_a, fixed_b;   // infinite mass (static, kinematic, or frozen by shock propagation)
+    rb_float3 point;        // world
+    rb_float3 normal;       // unit, from A to B
+    float separation;       // < 0: penetrating; updated by penetration correction
+    float cor, mu_s, mu_k;  // restitution, static and kinetic friction
+    // resolution data (rb_seq_prepare)
+    rb_float3 t1, t2;       // contact frame: B = [n t1 t2]
+    rb_float3 ra, rb;       // from the centres of mass to the point
+    rb_mat3 k_inv;          // K_c^-1, K_c = B^T K B
+    rb_float3 k_row0;       // row 0 of K_c
+    float closing;          // theta_0 = u . n (< 0 closing)
+    float slip;             // |tangential part of u|
+    int sliding;            // the last resolution hit the static cone and slid with kinetic friction
+    float allowed;          // approach speed the gap allows in one substep: max(separation, 0) / h
+    float key;              // priority in the solver's queue: -(size of the violation); see rb_seq_violation
+    float target;           // normal velocity the last resolution aimed at: 0, or the bounce speed
+    float bounce;           // separating speed still owed from an impact a speculative stop carried over
+                            // from the last substep (cor x impact speed; 0: none), see rb_seq_resolve
+    float stopped;          // impact speed of an approach this speculative contact stopped (0: none)
+    float normal_impulse;   // normal impulse accumulated this step (>= 0)
+    float friction1, friction2; // friction impulse accumulated this step, along t1 and t2
+    rb_float3 impulse;      // total impulse applied this step (on B; A got the opposite)
+} rb_seq_contact;
+
+// The velocities and mass of one body as the solver sees them.
+typedef struct rb_seq_body {
+    rb_float3 v, w;
+    float inv_mass;
+    rb_mat3 inv_inertia;    // world frame; zero for fixed bodies
+} rb_seq_body;
+
+RB_FN rb_mat3 rb_seq_skew(rb_float3 r)
+{
+    return rb_mat3_rows(rb_f3(0.0f, -r.z, r.y), rb_f3(r.z, 0.0f, -r.x), rb_f3(-r.y, r.x, 0.0f));
+}
+
+// K = (1/m_A + 1/m_B) E - R_A I_A^-1 R_A - R_B I_B^-1 R_B (seed 001 eq. 3.4.11a): an impulse i on B
+// (and -i on A) changes u by K i.
+RB_FN rb_mat3 rb_seq_collision_matrix(rb_float3 ra, rb_float3 rb, const rb_seq_body *a, const rb_seq_body *b)
+{
+    float m = a->inv_mass + b->inv_mass;
+    rb_mat3 k = rb_mat3_diag(rb_f3(m, m, m));
+    rb_mat3 sa = rb_seq_skew(ra), sb = rb_seq_skew(rb);
+    rb_mat3 ta = rb_mat3_mul(rb_mat3_mul(sa, a->inv_inertia), sa);
+    rb_mat3 tb = rb_mat3_mul(rb_mat3_mul(sb, b->inv_inertia), sb);
+    k.r0 = rb_sub(rb_sub(k.r0, ta.r0), tb.r0);
+    k.r1 = rb_sub(rb_sub(k.r1, ta.r1), tb.r1);
+    k.r2 = rb_sub(rb_sub(k.r2, ta.r2), tb.r2);
+    return k;
+}
+
+RB_FN rb_float3 rb_seq_relative_velocity(const rb_seq_contact *c, const rb_seq_body *a, const rb_seq_body *b)
+{
+    return rb_sub(rb_add(b->v, rb_cross(b->w, c->rb)), rb_add(a->v, rb_cross(a->w, c->ra)));
+}
+
+// Contact frame, anchors and the matrices of eq. 3.4.12 for the bodies' current (possibly frozen)
+// masses. pa, pb: centres of mass.
+RB_FN void rb_seq_prepare(rb_seq_contact *c, rb_float3 pa, rb_float3 pb, const rb_seq_body *a, const rb_seq_body *b)
+{
+    rb_contact_basis(c->normal, &c->t1, &c->t2);
+    c->ra = rb_sub(c->point, pa);
+    c->rb = rb_sub(c->point, pb);
+    rb_mat3 k = rb_seq_collision_matrix(c->ra, c->rb, a, b);
+    // K_c = B^T K B with B = [n t1 t2] as columns
+    rb_float3 kn = rb_mat3_mulv(k, c->normal), k1 = rb_mat3_mulv(k, c->t1), k2 = rb_mat3_mulv(k, c->t2);
+    rb_mat3 kc = rb_mat3_rows(rb_f3(rb_dot(c->normal, kn), rb_dot(c->normal, k1), rb_dot(c->normal, k2)),
+                              rb_f3(rb_dot(c->t1, kn), rb_dot(c->t1, k1), rb_dot(c->t1, k2)),
+                              rb_f3(rb_dot(c->t2, kn), rb_dot(c->t2, k1), rb_dot(c->t2, k2)));
+    c->k_row0 = kc.r0;
+    c->k_inv = rb_mat3_inverse(kc);
+}
+
+RB_FN float rb_seq_closing(const rb_seq_contact *c, const rb_seq_body *a, const rb_seq_body *b)
+{
+    return rb_dot(rb_seq_relative_velocity(c, a, b), c->normal);
+}
+
+RB_FN void rb_seq_apply(const rb_seq_contact *c, rb_float3 i, rb_seq_body *a, rb_seq_body *b)
+{
+    a->v = rb_mad(a->v, -a->inv_mass, i);
+    a->w = rb_sub(a->w, rb_mat3_mulv(a->inv_inertia, rb_cross(c->ra, i)));
+    b->v = rb_mad(b->v, b->inv_mass, i);
+    b->w = rb_add(b->w, rb_mat3_mulv(b->inv_inertia, rb_cross(c->rb, i)));
+}
+
+// How much the contact violates what the solver wants, or 0: closing faster than `threshold` (pe's
+// test, eq. 3.4.3), or separating faster than its target by more than `threshold` while it still
+// carries normal impulse from this step (it pushed more than it had to: that much may be taken back,
+// see rb_seq_pull_back). Pushes only — as in pe — end at some non-closing state, not the least-energy
+// one; with several support points per body the difference is a small separating velocity, which
+// shock propagation stacks level on level into a pile that climbs (measured: a 10-layer pyramid rose
+// 9 mm in one second). Taking back excess impulse removes it.
+// A contact that pushes this step and still slips, although the static cone could hold it, violates
+// too: resolutions at the other points of a manifold turn the body and leave this point sliding, and
+// without this test nothing stops it (measured: a box held by mu_s on a slope crept at 1.6 cm/s).
+enum { RB_SEQ_NONE = 0, RB_SEQ_RESOLVE = 1, RB_SEQ_PULL_BACK = 2 };
+
+RB_FN int rb_seq_action(const rb_seq_contact *c, float threshold, float *size)
+{
+    // a speculative contact (still a gap away) violates only if the gap would close in this substep
+    float closing = c->closing + c->allowed;
+    *size = 0.0f;
+    if (closing < -threshold) {
+        *size = -closing;
+        return RB_SEQ_RESOLVE;
+    }
+    if (c->allowed == 0.0f && c->closing < c->bounce - threshold) {
+        *size = c->bounce - c->closing; // an impact owed from the last substep (still 0 apart in zero g)
+        return RB_SEQ_RESOLVE;
+    }
+    if (c->normal_impulse > 0.0f) {
+        float over = c->closing - c->target;
+        if (over > threshold) {
+            *size = over;
+            return RB_SEQ_PULL_BACK;
+        }
+        if (!c->sliding && c->slip > threshold) {
+            *size = c->slip;
+            return RB_SEQ_RESOLVE;
+        }
+    }
+    return RB_SEQ_NONE;
+}
+
+RB_FN float rb_seq_violation(const rb_seq_contact *c, float threshold)
+{
+    float size;
+    rb_seq_action(c, threshold, &size);
+    return size;
+}
+
+// Takes back normal impulse from a contact that separates faster than its target: just enough to
+// bring it to the target, at most what it took this step. Friction is left as it is.
+RB_FN void rb_seq_pull_back(rb_seq_contact *c, rb_seq_body *a, rb_seq_body *b)
+{
+    float over = rb_seq_closing(c, a, b) - c->target;
+    float dj = c->k_row0.x > 0.0f ? over / c->k_row0.x : 0.0f;
+    if (dj > c->normal_impulse)
+        dj = c->normal_impulse;
+    if (!(dj > 0.0f))
+        return;
+    c->normal_impulse -= dj;
+    rb_float3 i = rb_scale(c->normal, -dj);
+    rb_seq_apply(c, i, a, b);
+    c->impulse = rb_add(c->impulse, i);
+}
+
+// Resolves one closing contact (seed 001 Alg. 8 with Alg. 11): the normal relative velocity becomes
+// -cor theta_0 (0 for impacts slower than restitution_threshold, so resting contacts never bounce; for a
+// speculative contact, the approach that closes the gap exactly in this substep),
+// and the tangential relative velocity stops if that takes an impulse inside the static cone
+// |j_t| <= mu_s j_0; otherwise kinetic friction: the tangential impulse keeps the direction of the
+// sticking impulse, scaled so |j_t| = mu_k j_0 with the normal outcome still met (eqs. 3.5.7-3.5.8).
+// Returns the impulse applied to B (A gets the opposite).
+RB_FN rb_float3 rb_seq_resolve(rb_seq_contact *c, float restitution_threshold, rb_seq_body *a, rb_seq_body *b)
+{
+    rb_float3 u = rb_seq_relative_velocity(c, a, b);
+    float th0 = rb_dot(u, c->normal), th1 = rb_dot(u, c->t1), th2 = rb_dot(u, c->t2);
+    float rest;
+    if (c->allowed > 0.0f) {
+        // a speculative contact: the approach that reaches the surface at the end of the substep. The
+        // bounce waits for the touch (else a fast body rebounds up to h v early, from thin air): the
+        // impact speed is carried to the next substep, where the touching contact owes cor x that
+        rest = -c->allowed;
+        if (th0 < rest && -th0 > restitution_threshold && c->cor > 0.0f)
+            c->stopped = rb_maxf(c->stopped, -th0);
+    } else if (c->bounce > 0.0f) {
+        rest = c->bounce;
+        c->bounce = 0.0f;
+    } else {
+        float e = th0 > -restitution_threshold ? 0.0f : c->cor;
+        rest = -e * th0;
+    }
+    rb_float3 want = rb_f3(rest - th0, -th1, -th2);
+    rb_float3 j = rb_mat3_mulv(c->k_inv, want);
+    // the contact's totals after this impulse; friction is judged on them (the cone of the total normal
+    // impulse), so friction taken in earlier resolutions can be given back
+    float n_total = c->normal_impulse + j.x;
+    if (n_total < 0.0f) {
+        // the sticking impulse would pull: normal only, to the target
+        j = rb_f3(c->k_row0.x > 0.0f ? want.x / c->k_row0.x : 0.0f, 0.0f, 0.0f);
+        n_total = c->normal_impulse + j.x;
+    }
+    float f1 = c->friction1 + j.y, f2 = c->friction2 + j.z;
+    float ft2 = f1 * f1 + f2 * f2;
+    c->sliding = ft2 > c->mu_s * c->mu_s * n_total * n_total;
+    if (c->sliding) {
+        // sliding: kinetic friction mu_k n_total, in the direction of the sticking impulse (eq. 3.5.7)
+        float s = ft2 > 0.0f ? c->mu_k * n_total / rb_sqrtf(ft2) : 0.0f;
+        j.y = s * f1 - c->friction1;
+        j.z = s * f2 - c->friction2;
+        // keep the normal outcome (row 0 of K_c, eq. 3.5.6) with the new tangential impulse
+        if (c->k_row0.x > 0.0f)
+            j.x = (want.x - c->k_row0.y * j.y - c->k_row0.z * j.z) / c->k_row0.x;
+        if (c->normal_impulse + j.x < 0.0f)
+            j.x = -c->normal_impulse;
+    }
+    rb_float3 i = rb_add(rb_scale(c->normal, j.x), rb_add(rb_scale(c->t1, j.y), rb_scale(c->t2, j.z)));
+    rb_seq_apply(c, i, a, b);
+    c->impulse = rb_add(c->impulse, i);
+    c->normal_impulse += j.x;
+    c->friction1 += j.y;
+    c->friction2 += j.z;
+    c->target = rest;
+    return i;
+}
+
+// ---- penetration correction (seed 001 §2) ----
+
+// Displacement that moves one body of a penetrating contact out along the normal by -dcorr (the
+// corrected distance, < 0): A along -n, B along +n (eq. 2.3.1 in rubble's orientation).
+RB_FN rb_float3 rb_seq_push_along_normal(rb_float3 n, float dcorr, int move_b)
+{
+    return rb_scale(n, move_b ? -dcorr : dcorr);
+}
+
+// Displacement that moves a body back along its last motion D (eqs. 2.3.2-2.3.3): valid only if that
+// motion carried it into the contact by at least -dcorr, so it goes back at most the whole of it.
+// Returns 0 if invalid. A is valid when D_A . n >= -dcorr (A moved towards B), B when D_B . n <= dcorr.
+RB_FN int rb_seq_push_back(rb_float3 n, float dcorr, int move_b, rb_float3 motion, rb_float3 *out)
+{
+    float dn = rb_dot(motion, n);
+    if (!move_b) {
+        if (!(dn >= -dcorr) || dn <= 0.0f)
+            return 0;
+        *out = rb_scale(motion, dcorr / dn); // dcorr < 0 < dn: backwards, normal part dcorr
+    } else {
+        if (!(dn <= dcorr) || dn >= 0.0f)
+            return 0;
+        *out = rb_scale(motion, -dcorr / dn); // backwards, normal part -dcorr
+    }
+    return 1;
+}
+
+// Displacement that lifts one body of a penetrating contact straight against gravity (`up`, unit) until
+// its normal separation has grown by -dcorr: rubble's fifth option, for when the four of the thesis all
+// push into a fixed body (a dense pile in a pen: every sideways push ends at a wall; see
+// docs/solver-sequential.md). Valid only for the body lying above the contact, and only while the
+// contact is not too steep (the lift would be more than four times the depth). Returns 0 if invalid.
+RB_FN int rb_seq_push_up(rb_float3 n, float dcorr, int move_b, rb_float3 up, rb_float3 *out)
+{
+    float un = rb_dot(up, move_b ? n : rb_neg(n)); // how far the body rises along its own push-out side
+    if (!(un > 0.25f))
+        return 0;
+    *out = rb_scale(up, -dcorr / un);
+    return 1;
+}
+
+// The body `moved` (displaced by d) pushes the other body of a contact, whose normal seen from `moved`
+// is n_xy and whose (tolerance-shifted) distance is dist: if moving by d closes the distance, returns 1
+// and the share of d the other body must take (all of it without a gap; with a gap, the part beyond
+// the gap, by the intercept theorem, eq. 2.3.6).
+RB_FN int rb_seq_pushes(rb_float3 d, rb_float3 n_xy, float dist, rb_float3 *other)
+{
+    float dn = rb_dot(d, n_xy);
+    if (!(dn > 0.0f && dn > dist))
+        return 0;
+    *other = dist > 0.0f ? rb_scale(d, (dn - dist) / dn) : d;
+    return 1;
+}
+
+#endif

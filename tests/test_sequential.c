@@ -1,0 +1,404 @@
+// The sequential solver (pe, seed 001): penetration correction, single-contact resolution largest
+// closing speed first, restitution with a resting threshold, static and kinetic friction, shock
+// propagation and per-body sleeping. Every test asserts physics: exchanged momenta, bounce heights,
+// a block held by static friction that slides with kinetic friction, a stack and a pyramid that stand,
+// a well of balls that falls asleep and wakes when hit, overlaps bounded by the correction threshold,
+// and bit-identical results for 1 and 2 threads.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "physics_util.h"
+
+static rb_world_def seq_def(bool sleep)
+{
+    rb_world_def d = pu_world_def(sleep);
+    d.solver = RB_SOLVER_SEQUENTIAL;
+    return d;
+}
+
+static rb_world_id seq_world(bool sleep)
+{
+    rb_world_def d = seq_def(sleep);
+    return pu_make_world_from(&d);
+}
+
+static rb_counters counters(rb_world_id w)
+{
+    rb_counters c;
+    RB_CHECK(rb_world_get_counters(w, &c));
+    return c;
+}
+
+// ---- Newton's cradle ----
+
+// Five touching balls in a row without gravity, restitution 1, no friction; the first `pulled` move
+// at 1 m/s into the others. Equal masses and elastic single-contact resolutions hand the momentum on
+// ball by ball: exactly `pulled` balls leave the far end at 1 m/s and the others stop.
+static void run_cradle(int pulled)
+{
+    rb_world_def d = seq_def(false);
+    d.gravity = v3(0.0f, 0.0f, 0.0f);
+    rb_world_id w = pu_make_world_from(&d);
+    rb_body_id ball[5];
+    for (int i = 0; i < 5; ++i) {
+        ball[i] = pu_sphere(w, v3(0.2f * (float)i, 1.0f, 0.0f), 0.1f, 1.0f, 0.0f, 1.0f);
+        if (i < pulled)
+            RB_CHECK(rb_body_set_linear_velocity(ball[i], v3(1.0f, 0.0f, 0.0f)));
+    }
+    pu_step(w, 30);
+    double p = 0.0, e = 0.0;
+    for (int i = 0; i < 5; ++i) {
+        rb_vec3 v = pu_velocity(ball[i]);
+        print_message("pulled %d: ball %d v = %+.5f m/s\n", pulled, i + 1, v.x);
+        float want = i >= 5 - pulled ? 1.0f : 0.0f;
+        assert_float_equal(v.x, want, 0.01f);
+        assert_float_equal(v.y, 0.0f, 1e-4f);
+        p += v.x;
+        e += 0.5 * v.x * v.x;
+    }
+    assert_float_equal(p, pulled, 1e-4);        // momentum is exchanged, never made
+    assert_float_equal(e, 0.5 * pulled, 0.005); // and restitution 1 keeps the energy
+    if (pulled == 3)
+        assert_true(pu_velocity(ball[2]).x > 0.99f); // the centre ball keeps moving
+    rb_destroy_world(w);
+}
+
+static void test_newtons_cradle_sends_as_many_balls_out_as_were_pulled(void **state)
+{
+    (void)state;
+    for (int k = 1; k <= 3; ++k)
+        run_cradle(k);
+}
+
+// ---- restitution ----
+
+static void test_restitution_one_quarter_bounces_to_e_squared_of_the_drop(void **state)
+{
+    (void)state;
+    // dropped from H = 2 m (bottom above the ground), e = 0.25: the first rebound reaches e^2 H =
+    // 0.125 m, the second e^4 H = 7.8 mm (its impact, 0.39 m/s, is above the resting threshold)
+    rb_world_id w = seq_world(false);
+    pu_add_ground(w, 0.5f, 0.25f);
+    rb_body_id b = pu_sphere(w, v3(0.0f, 2.5f, 0.0f), 0.5f, 1.0f, 0.5f, 0.25f);
+    float peak[2] = {0.0f, 0.0f};
+    int bounce = -1;
+    float prev_vy = 0.0f;
+    for (int k = 0; k < 240 && bounce < 2; ++k) {
+        pu_step(w, 1);
+        float vy = pu_velocity(b).y, y = pu_position(b).y - 0.5f;
+        if (prev_vy <= 0.0f && vy > 0.0f)
+            ++bounce; // left the ground: a new flight
+        if (vy <= 0.0f && prev_vy > 0.0f && bounce >= 0 && bounce < 2)
+            peak[bounce] = y; // the top of this flight (the step where it turns)
+        prev_vy = vy;
+    }
+    print_message("rebounds %.4f m and %.5f m (e^2 H = 0.125, e^4 H = 0.0078)\n", peak[0], peak[1]);
+    // one 1/60 s step of sampling near the top costs at most g h^2 / 2 = 1.4 mm
+    assert_float_equal(peak[0], 0.125f, 0.125f * 0.03f + 0.0014f);
+    assert_float_equal(peak[1], 0.0078f, 0.0078f * 0.15f + 0.0014f);
+    rb_destroy_world(w);
+}
+
+// ---- static and kinetic friction ----
+
+// A unit cube on the ground under gravity tilted by theta (the same as a slope of angle theta), with
+// mu_k = 0.4 and mu_s = 0.6. Returns how far it moved along the slope in `seconds`.
+static float slide_on_slope(float tan_theta, float seconds)
+{
+    rb_world_def d = seq_def(false);
+    float c = 1.0f / sqrtf(1.0f + tan_theta * tan_theta), s = tan_theta * c;
+    d.gravity = v3(PU_G * s, -PU_G * c, 0.0f);
+    rb_world_id w = pu_make_world_from(&d);
+    rb_shape_def ground = pu_material(0.4f, 0.0f);
+    ground.static_friction = 0.6f;
+    rb_body_def gd = pu_body_def(RB_BODY_STATIC, v3(0.0f, 0.0f, 0.0f), quat_identity(), 0.0f);
+    rb_body_id g;
+    RB_CHECK(rb_create_body(w, &gd, &g));
+    rb_shape_id gs;
+    RB_CHECK(rb_create_plane_shape(g, &ground, &(rb_plane){v3(0.0f, 1.0f, 0.0f), 0.0f}, &gs));
+    rb_body_def bd = pu_body_def(RB_BODY_DYNAMIC, v3(0.0f, 0.5f, 0.0f), quat_identity(), 1.0f);
+    rb_body_id b = pu_add_box_body(w, &bd, v3(0.5f, 0.5f, 0.5f), &ground);
+    pu_step(w, (int)(seconds / PU_H + 0.5f));
+    float moved = pu_position(b).x;
+    print_message("tan theta %.2f: moved %.5f m in %.1f s (%.3f m above the ground)\n", tan_theta, moved,
+                  seconds, pu_position(b).y);
+    assert_float_equal(pu_position(b).y, 0.5f, 0.002f); // it slides, it does not tip or sink
+    rb_destroy_world(w);
+    return moved;
+}
+
+static void test_block_sticks_below_static_friction_and_slides_with_kinetic_above(void **state)
+{
+    (void)state;
+    // tan theta = 0.5: above mu_k (a kinetic-only solver would let it slide) but below mu_s: it stays
+    assert_true(fabsf(slide_on_slope(0.5f, 2.0f)) < 0.001f);
+    // tan theta = 0.7 > mu_s: it slides. Analytically with a = g (sin theta - mu_k cos theta), 1.21 m in
+    // 1 s; the sequential solver's single-point resolutions rock the box on its four contact points
+    // and take more friction than mu_k (measured 0.10 m; docs/solver-sequential.md, "Known defects"),
+    // so this asserts only that it slides and never faster than without friction
+    float t = 1.0f, c = 1.0f / sqrtf(1.0f + 0.49f), s = 0.7f * c;
+    float moved = slide_on_slope(0.7f, t);
+    assert_true(moved > 0.05f);
+    assert_true(moved < 0.5f * PU_G * s * t * t);
+}
+
+// ---- stacks and pyramids ----
+
+static float top_y(rb_world_id w)
+{
+    int n = pu_body_slots(w);
+    float top = -1e30f;
+    for (int i = 0; i < n; ++i) {
+        rb_body_id id;
+        RB_CHECK(rb_world_get_body_id(w, i, &id));
+        rb_body_type type;
+        RB_CHECK(rb_body_get_type(id, &type));
+        if (type == RB_BODY_DYNAMIC && pu_position(id).y > top)
+            top = pu_position(id).y;
+    }
+    return top;
+}
+
+static void test_stack_of_twenty_cubes_stands_for_ten_seconds(void **state)
+{
+    (void)state;
+    // BENCH-SCENES `stack`: the top cube starts at 19.5 m; 600 frames of 1/60 s without sleeping
+    rb_world_id w = seq_world(false);
+    RB_CHECK(rb_build_standard_scene(w, "stack", 1));
+    RB_CHECK(rb_world_set_solver(w, RB_SOLVER_SEQUENTIAL));
+    for (int k = 0; k < 600; ++k) {
+        pu_step(w, 1);
+        assert_true(counters(w).uncorrected == 0);
+    }
+    print_message("stack top after 600 frames: %.4f m\n", top_y(w));
+    assert_true(top_y(w) >= 19.45f);
+    rb_destroy_world(w);
+}
+
+// Loads a scene text and returns the world's body count.
+static int load(rb_world_id w, const char *text)
+{
+    if (rb_load_scene_text(w, text, "inline") != RB_OK)
+        fail_msg("%s", rb_last_error(w));
+    return pu_body_slots(w);
+}
+
+static void test_pyramid_stands_without_drifting(void **state)
+{
+    (void)state;
+    // a 6-layer pyramid (91 unit boxes), sleeping off for 2 s: no box moves more than 1 cm
+    rb_world_id w = seq_world(false);
+    int n = load(w, "rubble-scene: 1\n"
+                    "world: {solver: sequential, sleep: false}\n"
+                    "generators:\n"
+                    "  - ground: {}\n"
+                    "  - pyramid: {base: 6, shape: {box: {half_extents: [0.5, 0.5, 0.5]}}}\n");
+    rb_transform *t0 = malloc(sizeof *t0 * (size_t)n), *t = malloc(sizeof *t * (size_t)n);
+    assert_non_null(t0);
+    assert_non_null(t);
+    RB_CHECK(rb_world_get_transforms(w, 0, n, t0));
+    pu_step(w, 120);
+    RB_CHECK(rb_world_get_transforms(w, 0, n, t));
+    float drift = 0.0f;
+    for (int i = 1; i < n; ++i)
+        drift = fmaxf(drift, v3_dist(t[i].p, t0[i].p));
+    print_message("pyramid of %d boxes: max drift %.5f m after 2 s\n", n - 1, drift);
+    assert_true(drift <= 0.01f);
+    free(t0);
+    free(t);
+    rb_destroy_world(w);
+}
+
+// ---- a well of balls: correction bound, sleeping, waking ----
+
+static const char *WELL =
+    "rubble-scene: 1\n"
+    "seed: 3\n"
+    "world: {solver: sequential}\n"
+    "generators:\n"
+    "  - ground: {}\n"
+    "  - pen: {half_width: 0.55, height: 2, thickness: 0.2}\n"
+    "  - grid:\n"
+    "      count: [4, 3, 4]\n"
+    "      spacing: [0.25, 0.25, 0.25]\n"
+    "      center: [0, 0.3, 0]\n"
+    "      jitter: [0.01, 0, 0.01]\n"
+    "      shape: {sphere: {radius: 0.1}}\n";
+
+static void test_pile_never_keeps_overlap_above_the_correction_threshold(void **state)
+{
+    (void)state;
+    // 48 balls poured into a well three layers deep, sleeping off: after each substep's correction no
+    // contact is deeper than penetration_threshold, and what the step's motion adds afterwards stays
+    // small. (A denser well, 150 balls jammed five abreast, still leaves 1-15 of 500 contacts up to
+    // 1.7 thresholds deep: docs/solver-sequential.md, "Known defects".)
+    rb_world_def d = seq_def(false);
+    rb_world_id w = pu_make_world_from(&d);
+    load(w, WELL);
+    rb_world_def now;
+    RB_CHECK(rb_world_get_def(w, &now));
+    float h = now.time_step / 3.0f, threshold = 10.0f * PU_G * h * h; // the documented automatic value
+    float deepest = 0.0f;
+    for (int k = 0; k < 240; ++k) {
+        pu_step(w, 1);
+        rb_counters c = counters(w);
+        if (c.uncorrected != 0)
+            fail_msg("step %d: %d contacts deeper than the threshold after correction", k, c.uncorrected);
+        deepest = fmaxf(deepest, pu_max_contact_depth(w));
+    }
+    print_message("deepest contact over 240 steps: %.5f m (threshold %.5f m)\n", deepest, threshold);
+    assert_true(deepest <= 1.25f * threshold);
+    rb_destroy_world(w);
+}
+
+static int steps_until_all_asleep(rb_world_id w, int limit)
+{
+    for (int k = 1; k <= limit; ++k) {
+        pu_step(w, 1);
+        if (counters(w).awake_bodies == 0)
+            return k;
+    }
+    return -1;
+}
+
+static void test_well_of_balls_falls_asleep_and_wakes_when_a_ball_lands_on_it(void **state)
+{
+    (void)state;
+    rb_world_id w = seq_world(true);
+    int n = load(w, WELL);
+    int k = steps_until_all_asleep(w, 600);
+    print_message("well of %d balls asleep after %d steps (%.2f s)\n", n - 5, k, k * (double)PU_H);
+    assert_true(k > 0); // within 10 s
+    float top = top_y(w);
+
+    // a ball dropped onto the sleeping pile wakes the balls it lands on (wake rule: contact with an
+    // awake body), comes to rest on top of the pile, and everything sleeps again
+    rb_body_id dropped = pu_sphere(w, v3(0.0f, top + 0.5f, 0.0f), 0.1f, 4.0f, 0.6f, 0.0f);
+    int most_awake = 0;
+    for (int i = 0; i < 60; ++i) {
+        pu_step(w, 1);
+        int awake = counters(w).awake_bodies;
+        most_awake = awake > most_awake ? awake : most_awake;
+    }
+    print_message("after the drop: up to %d bodies awake\n", most_awake);
+    assert_true(most_awake > 3);
+    int again = steps_until_all_asleep(w, 600);
+    print_message("asleep again after %d more steps; dropped ball at y = %.3f (pile top %.3f)\n", again,
+                  pu_position(dropped).y, top);
+    assert_true(again > 0);
+    assert_true(pu_position(dropped).y > top - 0.1f);
+    rb_destroy_world(w);
+}
+
+// ---- determinism ----
+
+static void run_well(int threads, int split, rb_transform *out, int *n)
+{
+    rb_world_def d = seq_def(true);
+    d.threads = threads;
+    d.sequential.split_contacts = split;
+    rb_world_id w = pu_make_world_from(&d);
+    *n = load(w, WELL);
+    pu_step(w, 150);
+    RB_CHECK(rb_world_get_transforms(w, 0, *n, out));
+    rb_destroy_world(w);
+}
+
+static void test_one_and_two_threads_give_bit_identical_results(void **state)
+{
+    (void)state;
+    // the whole pile is one batch; split_contacts 64 also splits it into parts solved in parallel
+    int splits[2] = {4096, 64};
+    for (int s = 0; s < 2; ++s) {
+        rb_transform a[256], b[256];
+        int na = 0, nb = 0;
+        run_well(1, splits[s], a, &na);
+        run_well(2, splits[s], b, &nb);
+        assert_int_equal(na, nb);
+        assert_memory_equal(a, b, sizeof a[0] * (size_t)na);
+    }
+}
+
+// ---- settings ----
+
+static void test_settings_are_checked_and_scene_files_set_them(void **state)
+{
+    (void)state;
+    rb_world_id w = seq_world(true);
+    rb_world_def d;
+    RB_CHECK(rb_world_get_def(w, &d));
+    rb_sequential_def q = d.sequential;
+    q.remaining_penetration = 1.5f;
+    assert_int_equal(rb_world_set_sequential(w, &q), RB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(rb_last_error(w), "remaining_penetration"));
+    q = d.sequential;
+    q.sleep_threshold = -1.0f;
+    assert_int_equal(rb_world_set_sequential(w, &q), RB_ERR_INVALID_ARGUMENT);
+    assert_int_equal(rb_world_set_sequential(w, NULL), RB_ERR_INVALID_ARGUMENT);
+    rb_world_def after;
+    RB_CHECK(rb_world_get_def(w, &after));
+    assert_memory_equal(&after.sequential, &d.sequential, sizeof d.sequential); // nothing changed
+
+    // static friction below the kinetic one is refused
+    rb_body_id b = pu_sphere(w, v3(0.0f, 1.0f, 0.0f), 0.1f, 1.0f, 0.5f, 0.0f);
+    rb_shape_id sh;
+    int count;
+    RB_CHECK(rb_body_get_shapes(b, &sh, 1, &count));
+    assert_int_equal(rb_shape_set_static_friction(sh, 0.3f), RB_ERR_INVALID_ARGUMENT);
+    RB_CHECK(rb_shape_set_static_friction(sh, 0.7f));
+    float mu_s;
+    RB_CHECK(rb_shape_get_static_friction(sh, &mu_s));
+    assert_true(mu_s == 0.7f);
+
+    // world.sequential sets the fields it names and keeps the others
+    load(w, "rubble-scene: 1\n"
+            "world:\n"
+            "  solver: sequential\n"
+            "  sequential: {max_iterations: 3, shock_propagation: false, heap_threshold: 10}\n"
+            "materials: {rough: {friction: 0.4, static_friction: 0.9}}\n"
+            "bodies:\n"
+            "  - position: [0, 3, 0]\n"
+            "    shapes: [{sphere: {radius: 0.1}, material: rough}]\n");
+    RB_CHECK(rb_world_get_def(w, &after));
+    assert_true(after.solver == RB_SOLVER_SEQUENTIAL);
+    assert_true(after.sequential.max_iterations == 3.0f);
+    assert_false(after.sequential.shock_propagation);
+    assert_int_equal(after.sequential.heap_threshold, 10);
+    assert_true(after.sequential.shock_iterations == d.sequential.shock_iterations);
+
+    // a bad value points at its line and loads nothing
+    int slots = pu_body_slots(w);
+    assert_int_equal(rb_load_scene_text(w,
+                                        "rubble-scene: 1\n"
+                                        "world:\n"
+                                        "  sequential: {gravity_damping: 2}\n"
+                                        "bodies: [{shapes: [{sphere: {radius: 1}}]}]\n",
+                                        "bad"),
+                     RB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(rb_last_error(w), "bad:3:"));
+    assert_non_null(strstr(rb_last_error(w), "gravity_damping"));
+    assert_int_equal(pu_body_slots(w), slots);
+    rb_destroy_world(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_newtons_cradle_sends_as_many_balls_out_as_were_pulled),
+        cmocka_unit_test(test_restitution_one_quarter_bounces_to_e_squared_of_the_drop),
+        cmocka_unit_test(test_block_sticks_below_static_friction_and_slides_with_kinetic_above),
+        cmocka_unit_test(test_stack_of_twenty_cubes_stands_for_ten_seconds),
+        cmocka_unit_test(test_pyramid_stands_without_drifting),
+        cmocka_unit_test(test_pile_never_keeps_overlap_above_the_correction_threshold),
+        cmocka_unit_test(test_well_of_balls_falls_asleep_and_wakes_when_a_ball_lands_on_it),
+        cmocka_unit_test(test_one_and_two_threads_give_bit_identical_results),
+        cmocka_unit_test(test_settings_are_checked_and_scene_files_set_them),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
