@@ -278,7 +278,8 @@ static int build_groups(rb_cpu_ctx *c, const rb_step_params *p)
         c->batches = q;
         c->batch_cap = count;
     }
-    memset(c->batches, 0, sizeof *c->batches * (size_t)count);
+    if (count > 0) // c->batches is still NULL before the first contact
+        memset(c->batches, 0, sizeof *c->batches * (size_t)count);
     for (int b = 0; b < nb; ++b) {
         int has = c->body_contact_start[b + 1] > c->body_contact_start[b];
         int batch = has ? index[root(parent, b)] : -1;
@@ -335,7 +336,8 @@ static int build_groups(rb_cpu_ctx *c, const rb_step_params *p)
                 return 0;
         }
     }
-    qsort(c->batches, (size_t)count, sizeof *c->batches, cmp_batch_size);
+    if (count > 1)
+        qsort(c->batches, (size_t)count, sizeof *c->batches, cmp_batch_size);
     return 1;
 }
 
