@@ -5,6 +5,7 @@
 #include "contact_solver.h"
 #include "integrate.h"
 #include "mass_properties.h"
+#include "raycast.h"
 __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   int i = get_global_id(0);
   rb_geom ga = rb_geom_make(i & 3, rb_xform_make(rb_xyz(a[2*i]), a[2*i+1]), a[2*i+2]);
@@ -19,4 +20,6 @@ __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   rb_contact_solve(&c, pts, st, &v, &w, &v, &w); rb_contact_solve_position(&c, pts, st, &v, &w, &v, &w);
   rb_contact_restitution(&c, pts, 1.0f, 0.0005f, &v, &w, &v, &w);
   a[i] = rb_f4_from3(v, rb_contact_impact_speed(&pts[0], 60.0f, 0.0005f));
+  float frac; rb_float3 hn; int hit = rb_ray_geom(&ga, v, w, &frac, &hn);
+  a[i + 1] = rb_f4_from3(hn, hit ? frac : -1.0f);
 }
