@@ -97,9 +97,9 @@ int main(int argc, char **argv)
     }
     printf("size %u %u\n", image.width, image.height);
     printf("colours %ld\n", colours);
-    printf("dominant %.4f\n", n > 0 ? (double)dominant / (double)n : 0.0);
+    printf("dominant %.6f\n", n > 0 ? (double)dominant / (double)n : 0.0);
     for (int k = 0; k < nranges; ++k)
-        printf("range %s %.4f\n", argv[2 + k], n > 0 ? (double)inside[k] / (double)n : 0.0);
+        printf("range %s %.6f\n", argv[2 + k], n > 0 ? (double)inside[k] / (double)n : 0.0);
     free(pixels);
     free(seen);
     free(counts);

@@ -106,20 +106,21 @@ static void set_vertex(line_vertex *v, rb_vec3 p, uint8_t r, uint8_t g, uint8_t 
     v->color[0] = r, v->color[1] = g, v->color[2] = b, v->color[3] = 255;
 }
 
-// Contact points (red) and normals (yellow, from A to B), and the picking spring (white).
+// Contact points (red) and normals (yellow, from A to B), hidden behind the shapes in front of them;
+// then the picking spring (white) over everything.
 static void draw_debug(app *a)
 {
-    int nl = 0, np = 0;
+    float point_size = 4.0f * (a->win.drawable_w >= 1600 ? 2.0f : 1.0f);
     a->contact_count = 0;
     if (a->show_contacts) {
-        int count = 0;
+        int count = 0, nl = 0, np = 0;
         if (rb_world_get_contact_count(a->sim.world, &count) == RB_OK && count > 0 &&
             reserve((void **)&a->contacts, &a->contact_capacity, count, sizeof(rb_contact)) &&
             rb_world_get_contacts(a->sim.world, 0, count, a->contacts) == RB_OK)
             a->contact_count = count;
         float length = 0.04f * a->cam.distance;
-        if (reserve((void **)&a->lines, &a->line_capacity, 2 * a->contact_count + 2, sizeof(line_vertex)) &&
-            reserve((void **)&a->points, &a->point_capacity, a->contact_count + 2, sizeof(line_vertex))) {
+        if (reserve((void **)&a->lines, &a->line_capacity, 2 * a->contact_count, sizeof(line_vertex)) &&
+            reserve((void **)&a->points, &a->point_capacity, a->contact_count, sizeof(line_vertex))) {
             for (int i = 0; i < a->contact_count; ++i) {
                 const rb_contact *c = &a->contacts[i];
                 set_vertex(&a->points[np++], c->point, 230, 40, 30);
@@ -127,21 +128,30 @@ static void draw_debug(app *a)
                 set_vertex(&a->lines[nl++], vm_mad(c->point, length, c->normal), 255, 220, 40);
             }
         }
+        renderer_draw_lines(&a->gfx, &a->cam, a->lines, nl, false);
+        renderer_draw_points(&a->gfx, &a->cam, a->points, np, point_size, false);
     }
     rb_vec3 anchor;
     if (a->pick.active && picking_anchor(&a->pick, &anchor) &&
-        reserve((void **)&a->lines, &a->line_capacity, nl + 2, sizeof(line_vertex)) &&
-        reserve((void **)&a->points, &a->point_capacity, np + 2, sizeof(line_vertex))) {
-        set_vertex(&a->lines[nl++], anchor, 255, 255, 255);
-        set_vertex(&a->lines[nl++], a->pick.target, 255, 255, 255);
-        set_vertex(&a->points[np++], anchor, 255, 255, 255);
-        set_vertex(&a->points[np++], a->pick.target, 255, 255, 255);
+        reserve((void **)&a->lines, &a->line_capacity, 2, sizeof(line_vertex)) &&
+        reserve((void **)&a->points, &a->point_capacity, 2, sizeof(line_vertex))) {
+        set_vertex(&a->lines[0], anchor, 255, 255, 255);
+        set_vertex(&a->lines[1], a->pick.target, 255, 255, 255);
+        a->points[0] = a->lines[0];
+        a->points[1] = a->lines[1];
+        renderer_draw_lines(&a->gfx, &a->cam, a->lines, 2, true);
+        renderer_draw_points(&a->gfx, &a->cam, a->points, 2, point_size, true);
     }
-    renderer_draw_lines(&a->gfx, &a->cam, a->lines, nl);
-    renderer_draw_points(&a->gfx, &a->cam, a->points, np, 4.0f * (a->win.drawable_w >= 1600 ? 2.0f : 1.0f));
 }
 
 // ---- one frame ------------------------------------------------------------------------------------------
+
+// The heads-up line names a scene file by its base name: a long path would push the backend off screen.
+static const char *scene_label(const char *scene)
+{
+    const char *slash = strrchr(scene, '/');
+    return slash && slash[1] ? slash + 1 : scene;
+}
 
 static bool draw_frame(app *a)
 {
@@ -161,7 +171,7 @@ static bool draw_frame(app *a)
             memset(&counters, 0, sizeof counters);
             rb_world_get_counters(a->sim.world, &counters);
             hud_status st = {
-                .scene = a->options->scene,
+                .scene = scene_label(a->options->scene),
                 .info = a->sim.info,
                 .bodies = counters.bodies,
                 .awake_bodies = counters.awake_bodies,
@@ -213,6 +223,22 @@ static bool reset(app *a)
         return false;
     }
     return true;
+}
+
+// `s`: the frame just drawn, to the first free rubble-view-NNN.png in the current directory.
+static void take_screenshot(app *a)
+{
+    char name[64], err[1024];
+    a->screenshot_pending = false;
+    screenshot_next_name(name, sizeof name);
+    if (write_screenshot(a, name, err, sizeof err)) {
+        printf("rubble-view: wrote %s (%d x %d)\n", name, a->gfx.width, a->gfx.height);
+        fflush(stdout); // a log or a script waiting for the file sees it now, not at exit
+        show_message(a, 3.0, "screenshot: %s", name);
+    } else {
+        fprintf(stderr, "rubble-view: screenshot failed: %s\n", err);
+        show_message(a, 5.0, "screenshot failed: %s", err);
+    }
 }
 
 // ---- input --------------------------------------------------------------------------------------------
@@ -267,18 +293,10 @@ static void on_key(app *a, SDL_Keycode key)
     case SDLK_f:
         a->cam = camera_framing(a->shapes.bounds_lo, a->shapes.bounds_hi, a->gfx.width, a->gfx.height);
         break;
-    case SDLK_s: {
-        char name[64], err[1024];
-        screenshot_next_name(name, sizeof name);
-        if (write_screenshot(a, name, err, sizeof err)) {
-            printf("rubble-view: wrote %s (%d x %d)\n", name, a->gfx.width, a->gfx.height);
-            show_message(a, 3.0, "screenshot: %s", name);
-        } else {
-            fprintf(stderr, "rubble-view: screenshot failed: %s\n", err);
-            show_message(a, 5.0, "screenshot failed: %s", err);
-        }
+    case SDLK_s:
+        // taken once the next frame is drawn, so that it shows what the keys before it changed
+        a->screenshot_pending = true;
         break;
-    }
     default:
         break;
     }
@@ -359,6 +377,7 @@ int app_run_interactive(app *a)
 {
     printf("rubble-view: %s on %s (%s); press h for help\n", a->options->scene, a->sim.info.backend,
            a->win.gl_description);
+    fflush(stdout);
     while (a->running) {
         SDL_Event e;
         while (SDL_PollEvent(&e))
@@ -380,6 +399,8 @@ int app_run_interactive(app *a)
             picking_move(&a->pick, &a->cam, a->mouse_x, a->mouse_y);
         if (!draw_frame(a))
             return VIEW_EXIT_FAIL;
+        if (a->screenshot_pending)
+            take_screenshot(a);
         present(a);
     }
     return a->exit_status;

@@ -25,6 +25,7 @@ typedef struct app {
     bool running;
     int exit_status;        ///< of the interactive loop: VIEW_EXIT_FAIL after a failed reset or resize
     bool show_contacts, show_help, show_hud;
+    bool screenshot_pending; ///< `s` was pressed: write the next frame drawn
     bool orbiting, panning;
     float mouse_x, mouse_y; ///< drawable pixels
 

@@ -294,32 +294,47 @@ void renderer_draw_shapes(renderer *r, const camera *c, const shape_cache *s)
     glBindVertexArray(0);
 }
 
-static void draw_debug(renderer *r, const camera *c, const line_vertex *v, int count, GLenum mode, float size)
+// Lines and points: contacts are depth-tested (those inside a pile would hide the ones in view), each
+// vertex pulled 0.5% of its distance towards the eye so that a point on a visible surface wins the
+// depth test against that surface; the picking spring is drawn over everything.
+static void draw_debug(renderer *r, const camera *c, const line_vertex *v, int count, GLenum mode, float size,
+                       bool on_top)
 {
     if (count <= 0)
         return;
     vm_mat4 vp = view_proj(c);
+    rb_vec3 eye = camera_eye(c);
     GLuint p = r->programs[PROGRAM_LINE];
     glUseProgram(p);
     glUniformMatrix4fv(loc(p, "u_view_proj"), 1, GL_FALSE, vp.m);
     glUniform1f(loc(p, "u_point_size"), size);
-    glDisable(GL_DEPTH_TEST);
+    glUniform3f(loc(p, "u_eye"), eye.x, eye.y, eye.z);
+    glUniform1f(loc(p, "u_pull"), on_top ? 0.0f : 0.005f);
+    if (on_top) {
+        glDisable(GL_DEPTH_TEST);
+    } else {
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LEQUAL);
+        glDepthMask(GL_FALSE);
+    }
     glEnable(GL_PROGRAM_POINT_SIZE);
     glBindVertexArray(r->line_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->line_vertices);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)count * sizeof *v), v, GL_STREAM_DRAW);
     glDrawArrays(mode, 0, count);
     glBindVertexArray(0);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_DEPTH_TEST);
 }
 
-void renderer_draw_lines(renderer *r, const camera *c, const line_vertex *v, int count)
+void renderer_draw_lines(renderer *r, const camera *c, const line_vertex *v, int count, bool on_top)
 {
-    draw_debug(r, c, v, count & ~1, GL_LINES, 1.0f);
+    draw_debug(r, c, v, count & ~1, GL_LINES, 1.0f, on_top);
 }
 
-void renderer_draw_points(renderer *r, const camera *c, const line_vertex *v, int count, float size_px)
+void renderer_draw_points(renderer *r, const camera *c, const line_vertex *v, int count, float size_px, bool on_top)
 {
-    draw_debug(r, c, v, count, GL_POINTS, size_px);
+    draw_debug(r, c, v, count, GL_POINTS, size_px, on_top);
 }
 
 void renderer_finish(renderer *r)

@@ -41,9 +41,10 @@ void renderer_free(renderer *r);
 void renderer_begin(renderer *r);
 /// Draws every shape in the cache (instances filled by shape_cache_update).
 void renderer_draw_shapes(renderer *r, const camera *c, const shape_cache *shapes);
-/// Debug geometry drawn over the scene (no depth test): pairs of vertices as lines, or points.
-void renderer_draw_lines(renderer *r, const camera *c, const line_vertex *v, int count);
-void renderer_draw_points(renderer *r, const camera *c, const line_vertex *v, int count, float size_px);
+/// Debug geometry: pairs of vertices as lines, or points; hidden by the shapes in front of them, or
+/// `on_top` of everything.
+void renderer_draw_lines(renderer *r, const camera *c, const line_vertex *v, int count, bool on_top);
+void renderer_draw_points(renderer *r, const camera *c, const line_vertex *v, int count, float size_px, bool on_top);
 /// Resolves the frame and copies it to the window's framebuffer (same size).
 void renderer_finish(renderer *r);
 /// Reads the resolved frame as RGBA rows, bottom row first (width * height * 4 bytes).

@@ -199,11 +199,15 @@ static const char line_vs[] =
     "layout(location = 1) in vec4 a_color;\n"
     "uniform mat4 u_view_proj;\n"
     "uniform float u_point_size;\n"
+    "uniform vec3 u_eye;\n"
+    "uniform float u_pull;\n"
     "out vec4 v_color;\n"
     "void main() {\n"
     "    v_color = a_color;\n"
     "    gl_PointSize = u_point_size;\n"
-    "    gl_Position = u_view_proj * vec4(a_position, 1.0);\n"
+    // moved a little towards the eye: a contact on a visible surface passes the depth test against it
+    "    vec3 p = mix(a_position, u_eye, u_pull);\n"
+    "    gl_Position = u_view_proj * vec4(p, 1.0);\n"
     "}\n";
 
 static const char line_fs[] =

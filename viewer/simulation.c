@@ -1,6 +1,7 @@
 // The simulated world and its clock (see simulation.h).
 #include "simulation.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -14,6 +15,11 @@ double simulation_now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static bool looks_like_a_path(const char *scene)
+{
+    return strchr(scene, '/') != NULL || strchr(scene, '.') != NULL;
 }
 
 static bool library_failure(simulation *s, const char *what, rb_world_id world)
@@ -42,6 +48,12 @@ bool simulation_start(simulation *s, const viewer_options *o)
     if (access(o->scene, F_OK) == 0) {
         if (rb_load_scene(s->world, o->scene) != RB_OK)
             goto fail_loading;
+    } else if (looks_like_a_path(o->scene)) {
+        // no built-in scene has a '/' or a '.' in its name: say what is wrong with the file
+        snprintf(s->error, sizeof s->error, "cannot open the scene file '%s': %s", o->scene, strerror(errno));
+        rb_destroy_world(s->world);
+        s->world = rb_null_world_id;
+        return false;
     } else if (rb_build_standard_scene(s->world, o->scene, o->seed) != RB_OK) {
         goto fail_loading;
     }
