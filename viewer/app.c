@@ -174,11 +174,11 @@ static bool draw_frame(app *a)
                 .scene = scene_label(a->options->scene),
                 .info = a->sim.info,
                 .bodies = counters.bodies,
-                .awake_bodies = counters.awake_bodies,
+                .awake_bodies = a->shapes.awake_bodies, // as tinted (the counter is 0 before the first step)
                 .contacts = counters.contacts,
                 .step_ms = a->sim.step_ms,
                 .phases = a->sim.phases,
-                .fps = a->fps,
+                .fps = a->frame_seconds > 0.0 ? 1.0 / a->frame_seconds : 0.0,
                 .time_scale = a->sim.time_scale,
                 .paused = a->sim.paused,
                 .picking = a->pick.active,
@@ -361,6 +361,13 @@ static void on_event(app *a, const SDL_Event *e)
     }
 }
 
+// The frame time, smoothed over ~10 frames. (Smoothing the rate instead would let one fast frame,
+// such as the first, show hundreds of frames per second for a minute when frames take a second.)
+static void count_frame(app *a, double elapsed)
+{
+    a->frame_seconds = a->frame_seconds > 0.0 ? 0.9 * a->frame_seconds + 0.1 * elapsed : elapsed;
+}
+
 // ---- loops --------------------------------------------------------------------------------------------
 
 // Shows the frame and waits until it is drawn. Without the wait a software renderer (Mesa's llvmpipe)
@@ -378,7 +385,8 @@ int app_run_interactive(app *a)
     printf("rubble-view: %s on %s (%s); press h for help\n", a->options->scene, a->sim.info.backend,
            a->win.gl_description);
     fflush(stdout);
-    while (a->running) {
+    a->last_frame = simulation_now();
+    for (long frame = 0; a->running; ++frame) {
         SDL_Event e;
         while (SDL_PollEvent(&e))
             on_event(a, &e);
@@ -386,8 +394,8 @@ int app_run_interactive(app *a)
             break;
         double now = simulation_now(), elapsed = now - a->last_frame;
         a->last_frame = now;
-        if (elapsed > 0.0)
-            a->fps = a->fps > 0.0 ? 0.9 * a->fps + 0.1 / elapsed : 1.0 / elapsed;
+        if (frame > 0 && elapsed > 0.0) // the first interval is no frame at all
+            count_frame(a, elapsed);
         if (simulation_advance(&a->sim, elapsed, picking_hook, &a->pick) < 0) {
             // keep the window open on the last good state, with the reason on screen
             fprintf(stderr, "rubble-view: %s\n", a->sim.error);
@@ -423,7 +431,7 @@ int app_run_headless(app *a)
         double elapsed = simulation_now() - a->last_frame;
         a->last_frame = simulation_now();
         if (frame > 0 && elapsed > 0.0)
-            a->fps = a->fps > 0.0 ? 0.9 * a->fps + 0.1 / elapsed : 1.0 / elapsed;
+            count_frame(a, elapsed);
         if (!draw_frame(a))
             return VIEW_EXIT_FAIL;
         present(a);

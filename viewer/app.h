@@ -36,7 +36,7 @@ typedef struct app {
 
     char message[512];
     double message_until;
-    double fps;
+    double frame_seconds;   ///< wall time of a frame, smoothed (the heads-up line shows its inverse)
     double last_frame;
 } app;
 

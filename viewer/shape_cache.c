@@ -307,6 +307,10 @@ bool shape_cache_update(shape_cache *c, rb_world_id world, float plane_half_size
             rb_world_get_awake(world, first, count, c->body_awake + first) != RB_OK)
             return fail(err, err_size, "cannot read the bodies' poses", world);
     }
+    c->awake_bodies = 0;
+    for (int r = 0; r < c->run_count; ++r)
+        for (int i = c->runs[2 * r]; i < c->runs[2 * r] + c->runs[2 * r + 1]; ++i)
+            c->awake_bodies += c->body_awake[i];
     c->sphere_count = c->box_count = c->cylinder_count = c->plane_count = 0;
 
     const cached_shape *s = c->shapes[KIND_SPHERE];

@@ -35,6 +35,7 @@ typedef struct shape_cache {
     rb_transform *body_pose; ///< per slot, this frame
     bool *body_awake;
     bool *body_dynamic;
+    int awake_bodies;        ///< bodies whose awake flag was set at the last update
 
     rb_vec3 bounds_lo, bounds_hi; ///< of the dynamic bodies (else of every finite shape), at load
 
