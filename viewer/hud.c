@@ -189,8 +189,10 @@ void hud_draw_status(hud *h, const hud_status *s)
     snprintf(lines[n], sizeof lines[n], "%s | %s on %s | solver %s", s->scene, s->info.backend, s->info.device,
              s->info.solver);
     colors[n++] = TEXT;
-    snprintf(lines[n], sizeof lines[n], "bodies %d (%d awake) | contacts %d | %.2f ms/step | %.0f fps | x%g%s%s",
-             s->bodies, s->awake_bodies, s->contacts, s->step_ms, s->fps, (double)s->time_scale,
+    // a large scene in software draws below 1 frame/s: keep a decimal there
+    snprintf(lines[n], sizeof lines[n], "bodies %d (%d awake) | contacts %d | %.2f ms/step | %.*f fps | x%g%s%s",
+             s->bodies, s->awake_bodies, s->contacts, s->step_ms, s->fps < 10.0 ? 1 : 0, s->fps,
+             (double)s->time_scale,
              s->paused ? " | PAUSED" : "", s->picking ? " | pulling" : "");
     colors[n++] = TEXT;
     const rb_profile *p = &s->phases;
