@@ -15,7 +15,7 @@
 #       Without a display rubble-view exits 1 with one clear line and writes nothing; bad command lines
 #       exit 2; --help exits 0. No display needed.
 set -uo pipefail
-mode=${1:?mode: render or no-display}
+mode=${1:?mode: render, interactive or no-display}
 viewer=${2:?path to rubble-view}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -70,8 +70,11 @@ interactive)
   done
   viewer=$(realpath "$viewer")
   stats=$(realpath "$stats")
-  xvfb-run -a -s "-screen 0 1280x720x24" bash "$0" interactive-session "$viewer" "$stats" "$tmp"; s=$?; [ -n "${KEEP:-}" ] && cp "$tmp"/*.png "$KEEP"/; (exit $s)
-  exit $?
+  xvfb-run -a -s "-screen 0 1280x720x24" bash "$0" interactive-session "$viewer" "$stats" "$tmp"
+  status=$?
+  # KEEP=DIR keeps the screenshots, to look at when the test fails
+  if [ -n "${KEEP:-}" ]; then cp "$tmp"/*.png "$KEEP"/; fi
+  exit "$status"
   ;;
 interactive-session)
   # (inside xvfb-run) $4: the directory to work in
@@ -181,6 +184,6 @@ no-display)
   echo "ok: command-line errors: status 2 with the argument named; --help"
   ;;
 *)
-  fail "unknown mode '$mode' (render or no-display)"
+  fail "unknown mode '$mode' (render, interactive or no-display)"
   ;;
 esac
