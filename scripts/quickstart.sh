@@ -12,8 +12,8 @@ case "$mode" in
   *) echo "usage: bash scripts/quickstart.sh demo|test" >&2; exit 2 ;;
 esac
 
-# Build and test dependencies (Debian package names).
-packages=(gcc libc6-dev pkg-config meson ninja-build libyaml-dev libcmocka-dev)
+# Build and test dependencies (Debian package names); SDL2, libepoxy and libpng for the viewer.
+packages=(gcc libc6-dev pkg-config meson ninja-build libyaml-dev libcmocka-dev libsdl2-dev libepoxy-dev libpng-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -6,6 +6,7 @@
 #include "contact_solver.h"
 #include "integrate.h"
 #include "mass_properties.h"
+#include "raycast.h"
 __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   int i = get_global_id(0);
   rb_geom ga = rb_geom_make(i & 3, rb_xform_make(rb_xyz(a[2*i]), a[2*i+1]), a[2*i+2]);
@@ -33,4 +34,6 @@ __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   int ok = rb_seq_push_back(q.normal, -0.01f, 1, v, &d2) + rb_seq_push_up(q.normal, -0.01f, 0, rb_f3(0,1,0), &d3) +
            rb_seq_pushes(d, q.normal, 0.001f, &d2);
   a[i + 1] = rb_f4_from3(rb_add(imp, rb_add(d2, d3)), size + (float)ok + rb_seq_violation(&q, 0.001f));
+  float frac; rb_float3 hn; int hit = rb_ray_geom(&ga, v, w, &frac, &hn);
+  a[i + 2] = rb_f4_from3(hn, hit ? frac : -1.0f);
 }

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# rubble-view end to end (docs/viewer.md); bash and the png_stats helper only.
+#
+#   test_viewer.sh render VIEWER PNG_STATS
+#       Renders the pyramid for 60 frames under Xvfb (Mesa's software OpenGL) and checks the PNG:
+#       its size, that it is not blank (many colours, no colour covering most of it), and that
+#       box-coloured pixels cover a plausible part of it. Without xvfb-run it skips (exit 77), except
+#       in CI (CI=true), where the viewer is built and this test must run.
+#   test_viewer.sh interactive VIEWER PNG_STATS
+#       The interactive loop driven by xdotool under Xvfb, on the paused pyramid: `s` writes a
+#       screenshot, `h` puts the help panel on it, dragging the top box draws the picking spring (pure
+#       white, which nothing else is), `r` resets, `q` quits with status 0 and nothing on stderr.
+#       Skips without xvfb-run or xdotool, except in CI.
+#   test_viewer.sh no-display VIEWER
+#       Without a display rubble-view exits 1 with one clear line and writes nothing; bad command lines
+#       exit 2; --help exits 0. No display needed.
+set -uo pipefail
+mode=${1:?mode: render, interactive or no-display}
+viewer=${2:?path to rubble-view}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# The pyramid's cubes are drawn in an orange family (sleeping ones desaturated and darker, which all
+# of them are after 60 frames); the ground is a bluish grey, the sky light blue, the heads-up panel
+# dark. This RGB box takes the cubes' lit and shaded faces and none of the rest.
+BOX_RANGE=80-255,40-200,0-95
+
+case "$mode" in
+render)
+  stats=${3:?path to png_stats}
+  if ! command -v xvfb-run >/dev/null; then
+    if [ "${CI:-}" = true ]; then
+      fail "xvfb-run is not installed, but the viewer is built and CI must run this test (apt-get install xvfb xauth libgl1-mesa-dri)"
+    fi
+    echo "skip: xvfb-run is not installed (apt-get install xvfb xauth libgl1-mesa-dri)"
+    exit 77
+  fi
+  out="$tmp/pyramid.png"
+  xvfb-run -a -s "-screen 0 1280x720x24" "$viewer" pyramid --frames 60 --screenshot "$out" >"$tmp/log" 2>&1
+  status=$?
+  cat "$tmp/log"
+  [ "$status" -eq 0 ] || fail "rubble-view exited with status $status"
+  grep -q "wrote $out (1280 x 720)" "$tmp/log" || fail "no 'wrote $out (1280 x 720)' line"
+  [ -s "$out" ] || fail "no screenshot at $out"
+
+  "$stats" "$out" "$BOX_RANGE" >"$tmp/stats" || fail "png_stats could not read the screenshot"
+  cat "$tmp/stats"
+  read -r _ width height < <(grep '^size ' "$tmp/stats")
+  colours=$(awk '/^colours /{print $2}' "$tmp/stats")
+  dominant=$(awk '/^dominant /{print $2}' "$tmp/stats")
+  boxes=$(awk '/^range /{print $3}' "$tmp/stats")
+  [ "$width" = 1280 ] && [ "$height" = 720 ] || fail "image is ${width} x ${height}, expected 1280 x 720"
+  # a blank or single-colour frame has a handful of colours; shading, the grid and antialiasing give thousands
+  [ "$colours" -ge 1000 ] || fail "only $colours distinct colours: the frame looks blank"
+  awk -v d="$dominant" 'BEGIN { exit !(d < 0.5) }' || fail "one colour covers $dominant of the frame: blank"
+  # the pyramid (10 m wide, 10 m tall, framed whole) covers about a sixth of the frame
+  awk -v f="$boxes" 'BEGIN { exit !(f >= 0.06 && f <= 0.45) }' ||
+    fail "box-coloured pixels ($BOX_RANGE) cover $boxes of the frame, expected 0.06 to 0.45"
+  echo "ok: pyramid after 60 frames: $colours colours, box-coloured fraction $boxes"
+  ;;
+interactive)
+  stats=${3:?path to png_stats}
+  for tool in xvfb-run xdotool; do
+    if ! command -v "$tool" >/dev/null; then
+      [ "${CI:-}" = true ] && fail "$tool is not installed, but CI must run this test (apt-get install xvfb xauth xdotool libgl1-mesa-dri)"
+      echo "skip: $tool is not installed (apt-get install xvfb xauth xdotool libgl1-mesa-dri)"
+      exit 77
+    fi
+  done
+  viewer=$(realpath "$viewer")
+  stats=$(realpath "$stats")
+  xvfb-run -a -s "-screen 0 1280x720x24" bash "$0" interactive-session "$viewer" "$stats" "$tmp"
+  status=$?
+  # KEEP=DIR keeps the screenshots, to look at when the test fails
+  if [ -n "${KEEP:-}" ]; then cp "$tmp"/*.png "$KEEP"/; fi
+  exit "$status"
+  ;;
+interactive-session)
+  # (inside xvfb-run) $4: the directory to work in
+  stats=${3:?}
+  cd "${4:?}" || fail "no directory $4"
+  "$viewer" pyramid --paused --width 1280 --height 720 >out.log 2>err.log &
+  pid=$!
+  window=""
+  for _ in $(seq 120); do
+    window=$(xdotool search --name '^rubble-view$' 2>/dev/null | head -1)
+    [ -n "$window" ] && break
+    kill -0 "$pid" 2>/dev/null || { cat err.log; fail "rubble-view exited before its window appeared"; }
+    sleep 0.5
+  done
+  [ -n "$window" ] || { kill "$pid"; fail "no rubble-view window after 60 s"; }
+  # keys as the window's own events, so no window manager or focus is needed
+  key() { xdotool key --window "$window" "$@"; }
+  # waits for the viewer to write rubble-view-$1.png (a frame or two later)
+  shot() {
+    key s
+    for _ in $(seq 240); do
+      grep -q "wrote rubble-view-$1.png" out.log && return 0
+      kill -0 "$pid" 2>/dev/null || { cat err.log; fail "rubble-view exited while taking screenshot $1"; }
+      sleep 0.25
+    done
+    kill "$pid"; fail "screenshot $1 was not written within 60 s"
+  }
+  fraction() { "$stats" "$1" "$2" | awk '/^range /{print $3}'; }
+  # the translucent panels: dark where they lie over the ground and the boxes
+  DARK=0-80,0-80,0-90
+  WHITE=245-255,245-255,245-255 # brighter than the heads-up text (240)
+  sleep 1
+  shot 001
+  [ "$("$stats" rubble-view-001.png | awk '/^size /{print $2 "x" $3}')" = 1280x720 ] || fail "screenshot 001 is not 1280 x 720"
+  key h
+  shot 002
+  dark1=$(fraction rubble-view-001.png $DARK)
+  dark2=$(fraction rubble-view-002.png $DARK)
+  echo "dark (panel) pixels: $dark1 without help, $dark2 with help"
+  # the help panel covers about a quarter of the frame
+  awk -v a="$dark1" -v b="$dark2" 'BEGIN { exit !(b - a > 0.10) }' || fail "h: the help panel did not appear"
+  key h
+  # the top box of the pyramid is at (640, 190) in the framed view of a 1280 x 720 window; drag it
+  # off to the side: with the world paused the box stays and the spring stretches from it to the mouse
+  xdotool mousemove --window "$window" 640 190 mousedown 1
+  sleep 0.5
+  xdotool mousemove --window "$window" 640 150
+  sleep 0.3
+  xdotool mousemove --window "$window" 900 330
+  sleep 0.5
+  shot 003
+  xdotool mouseup 1
+  white1=$(fraction rubble-view-001.png $WHITE)
+  white3=$(fraction rubble-view-003.png $WHITE)
+  echo "pure white (spring) pixels: $white1 before the drag, $white3 during it"
+  awk -v a="$white1" -v b="$white3" 'BEGIN { exit !(a == 0 && b * 1280 * 720 >= 40) }' ||
+    fail "dragging the top box drew no picking spring"
+  key r
+  shot 004
+  key q
+  for _ in $(seq 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  kill -0 "$pid" 2>/dev/null && { kill "$pid"; fail "q did not quit within 60 s"; }
+  wait "$pid"
+  status=$?
+  cat out.log
+  [ "$status" -eq 0 ] || { cat err.log; fail "rubble-view exited with status $status after q"; }
+  [ ! -s err.log ] || { cat err.log; fail "rubble-view wrote to stderr"; }
+  echo "ok: keys s, h, r, q and a picking drag work in the interactive loop"
+  ;;
+no-display)
+  # a window needs a display: no X, no Wayland, no forced SDL driver
+  msg=$(env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$viewer" pyramid --frames 1 --screenshot "$tmp/x.png" 2>&1)
+  status=$?
+  echo "$msg"
+  [ "$status" -eq 1 ] || fail "expected exit status 1 without a display, got $status"
+  [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] || fail "expected one line of message, got: $msg"
+  case "$msg" in
+    "rubble-view: cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are not set); run under xvfb-run"*) ;;
+    *) fail "unexpected message: $msg" ;;
+  esac
+  [ ! -e "$tmp/x.png" ] || fail "a screenshot was written without a display"
+  echo "ok: no display: status 1, one line"
+
+  # a display that is named but not there: SDL's own reason, still one line and status 1
+  msg=$(env -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER DISPLAY=:4242 "$viewer" pyramid --frames 1 --screenshot "$tmp/x.png" 2>&1)
+  status=$?
+  echo "$msg"
+  [ "$status" -eq 1 ] || fail "DISPLAY=:4242: expected exit status 1, got $status"
+  [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] || fail "DISPLAY=:4242: expected one line of message, got: $msg"
+  case "$msg" in "rubble-view: cannot open a window: SDL_Init(SDL_INIT_VIDEO) failed: "*"DISPLAY=:4242"*) ;;
+    *) fail "DISPLAY=:4242: unexpected message: $msg" ;; esac
+  [ ! -e "$tmp/x.png" ] || fail "a screenshot was written without a display"
+
+  msg=$("$viewer" pyramid --frames abc 2>&1); status=$?
+  [ "$status" -eq 2 ] || fail "--frames abc: expected status 2, got $status"
+  case "$msg" in *"--frames: expected a whole number"*"got 'abc'"*) ;; *) fail "--frames abc: $msg" ;; esac
+  msg=$("$viewer" pyramid --bogus 2>&1); status=$?
+  [ "$status" -eq 2 ] || fail "--bogus: expected status 2, got $status"
+  case "$msg" in *"unknown option '--bogus'"*) ;; *) fail "--bogus: $msg" ;; esac
+  msg=$("$viewer" 2>&1); status=$?
+  [ "$status" -eq 2 ] || fail "no scene: expected status 2, got $status"
+  # a scene that cannot be built is reported before any window is needed
+  msg=$(env -u DISPLAY "$viewer" no-such-scene --frames 1 2>&1); status=$?
+  [ "$status" -eq 1 ] || fail "no-such-scene: expected status 1, got $status"
+  case "$msg" in "rubble-view: cannot build the scene: "*) ;; *) fail "no-such-scene: $msg" ;; esac
+  "$viewer" --help | grep -q "^usage: rubble-view SCENE" || fail "--help does not print the usage"
+  echo "ok: command-line errors: status 2 with the argument named; --help"
+  ;;
+*)
+  fail "unknown mode '$mode' (render, interactive or no-display)"
+  ;;
+esac

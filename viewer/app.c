@@ -1,0 +1,454 @@
+// The viewer's loops, input and frame composition (see app.h).
+#include "app.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "screenshot.h"
+
+#define MIN_TIME_SCALE (1.0f / 64.0f)
+#define MAX_TIME_SCALE 8.0f
+#define PLANE_HALF_SIZE_FACTOR 20.0f // ground quads reach this many orbit distances
+
+static int fail(const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "rubble-view: %s\n", msg);
+    return VIEW_EXIT_FAIL;
+}
+
+static void show_message(app *a, double seconds, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->message, sizeof a->message, fmt, ap);
+    va_end(ap);
+    a->message_until = simulation_now() + seconds;
+}
+
+// ---- start and stop -----------------------------------------------------------------------------------
+
+static bool load_shapes(app *a, char *err, size_t err_size)
+{
+    shape_cache_free(&a->shapes);
+    return shape_cache_build(&a->shapes, a->sim.world, err, err_size);
+}
+
+int app_start(app *a, const viewer_options *o)
+{
+    memset(a, 0, sizeof *a);
+    a->options = o;
+    a->show_contacts = o->contacts;
+    a->show_hud = o->hud;
+    // the scene first: a bad scene or backend is reported without needing a display
+    if (!simulation_start(&a->sim, o))
+        return fail("%s", a->sim.error);
+    char err[4096];
+    bool headless = o->frames > 0;
+    if (!window_open(&a->win, "rubble-view", o->width, o->height, headless, headless ? false : o->vsync, err,
+                     sizeof err)) {
+        simulation_stop(&a->sim);
+        return fail("%s", err);
+    }
+    if (!renderer_init(&a->gfx, a->win.drawable_w, a->win.drawable_h, o->msaa, err, sizeof err) ||
+        !hud_init(&a->text, a->gfx.programs[PROGRAM_TEXT], err, sizeof err) || !load_shapes(a, err, sizeof err)) {
+        app_stop(a);
+        return fail("%s", err);
+    }
+    a->cam = camera_framing(a->shapes.bounds_lo, a->shapes.bounds_hi, a->win.drawable_w, a->win.drawable_h);
+    a->running = true;
+    a->last_frame = simulation_now();
+    return VIEW_EXIT_OK;
+}
+
+void app_stop(app *a)
+{
+    free(a->contacts);
+    free(a->lines);
+    free(a->points);
+    shape_cache_free(&a->shapes);
+    if (a->win.context) {
+        hud_free(&a->text);
+        renderer_free(&a->gfx);
+    }
+    window_close(&a->win);
+    simulation_stop(&a->sim);
+    a->contacts = NULL;
+    a->lines = a->points = NULL;
+}
+
+// ---- debug geometry ---------------------------------------------------------------------------------
+
+static bool reserve(void **p, int *capacity, int n, size_t size)
+{
+    if (n <= *capacity)
+        return true;
+    int cap = *capacity ? *capacity : 256;
+    while (cap < n)
+        cap *= 2;
+    void *q = realloc(*p, (size_t)cap * size);
+    if (!q)
+        return false;
+    *p = q;
+    *capacity = cap;
+    return true;
+}
+
+static void set_vertex(line_vertex *v, rb_vec3 p, uint8_t r, uint8_t g, uint8_t b)
+{
+    v->position[0] = p.x, v->position[1] = p.y, v->position[2] = p.z;
+    v->color[0] = r, v->color[1] = g, v->color[2] = b, v->color[3] = 255;
+}
+
+// Contact points (red) and normals (yellow, from A to B), hidden behind the shapes in front of them;
+// then the picking spring (white) over everything.
+static void draw_debug(app *a)
+{
+    float point_size = 4.0f * (a->win.drawable_w >= 1600 ? 2.0f : 1.0f);
+    a->contact_count = 0;
+    if (a->show_contacts) {
+        int count = 0, nl = 0, np = 0;
+        if (rb_world_get_contact_count(a->sim.world, &count) == RB_OK && count > 0 &&
+            reserve((void **)&a->contacts, &a->contact_capacity, count, sizeof(rb_contact)) &&
+            rb_world_get_contacts(a->sim.world, 0, count, a->contacts) == RB_OK)
+            a->contact_count = count;
+        float length = 0.04f * a->cam.distance;
+        if (reserve((void **)&a->lines, &a->line_capacity, 2 * a->contact_count, sizeof(line_vertex)) &&
+            reserve((void **)&a->points, &a->point_capacity, a->contact_count, sizeof(line_vertex))) {
+            for (int i = 0; i < a->contact_count; ++i) {
+                const rb_contact *c = &a->contacts[i];
+                set_vertex(&a->points[np++], c->point, 230, 40, 30);
+                set_vertex(&a->lines[nl++], c->point, 255, 220, 40);
+                set_vertex(&a->lines[nl++], vm_mad(c->point, length, c->normal), 255, 220, 40);
+            }
+        }
+        renderer_draw_lines(&a->gfx, &a->cam, a->lines, nl, false);
+        renderer_draw_points(&a->gfx, &a->cam, a->points, np, point_size, false);
+    }
+    rb_vec3 anchor;
+    if (a->pick.active && picking_anchor(&a->pick, &anchor) &&
+        reserve((void **)&a->lines, &a->line_capacity, 2, sizeof(line_vertex)) &&
+        reserve((void **)&a->points, &a->point_capacity, 2, sizeof(line_vertex))) {
+        set_vertex(&a->lines[0], anchor, 255, 255, 255);
+        set_vertex(&a->lines[1], a->pick.target, 255, 255, 255);
+        a->points[0] = a->lines[0];
+        a->points[1] = a->lines[1];
+        renderer_draw_lines(&a->gfx, &a->cam, a->lines, 2, true);
+        renderer_draw_points(&a->gfx, &a->cam, a->points, 2, point_size, true);
+    }
+}
+
+// ---- one frame ------------------------------------------------------------------------------------------
+
+// The heads-up line names a scene file by its base name: a long path would push the backend off screen.
+static const char *scene_label(const char *scene)
+{
+    const char *slash = strrchr(scene, '/');
+    return slash && slash[1] ? slash + 1 : scene;
+}
+
+static bool draw_frame(app *a)
+{
+    char err[1024];
+    if (!shape_cache_update(&a->shapes, a->sim.world, PLANE_HALF_SIZE_FACTOR * a->cam.distance + 100.0f, err,
+                            sizeof err)) {
+        fail("%s", err);
+        return false;
+    }
+    renderer_begin(&a->gfx);
+    renderer_draw_shapes(&a->gfx, &a->cam, &a->shapes);
+    draw_debug(a);
+    if (a->show_hud || a->show_help) {
+        hud_begin(&a->text, a->gfx.width, a->gfx.height);
+        if (a->show_hud) {
+            rb_counters counters;
+            memset(&counters, 0, sizeof counters);
+            rb_world_get_counters(a->sim.world, &counters);
+            hud_status st = {
+                .scene = scene_label(a->options->scene),
+                .info = a->sim.info,
+                .bodies = counters.bodies,
+                .awake_bodies = a->shapes.awake_bodies, // as tinted (the counter is 0 before the first step)
+                .contacts = counters.contacts,
+                .step_ms = a->sim.step_ms,
+                .phases = a->sim.phases,
+                .fps = a->frame_seconds > 0.0 ? 1.0 / a->frame_seconds : 0.0,
+                .time_scale = a->sim.time_scale,
+                .paused = a->sim.paused,
+                .picking = a->pick.active,
+                .show_contacts = a->show_contacts,
+                .message = simulation_now() < a->message_until ? a->message : NULL,
+            };
+            hud_draw_status(&a->text, &st);
+        }
+        if (a->show_help)
+            hud_draw_help(&a->text);
+        hud_end(&a->text);
+    }
+    renderer_finish(&a->gfx);
+    return true;
+}
+
+static bool write_screenshot(app *a, const char *path, char *err, size_t err_size)
+{
+    size_t bytes = (size_t)a->gfx.width * (size_t)a->gfx.height * 4;
+    uint8_t *pixels = malloc(bytes);
+    if (!pixels) {
+        snprintf(err, err_size, "out of memory for a %d x %d screenshot", a->gfx.width, a->gfx.height);
+        return false;
+    }
+    renderer_read_pixels(&a->gfx, pixels);
+    bool ok = screenshot_write_png(path, pixels, a->gfx.width, a->gfx.height, err, err_size);
+    free(pixels);
+    return ok;
+}
+
+static void picking_hook(void *context, float dt)
+{
+    picking_apply((pick_state *)context, dt);
+}
+
+static bool reset(app *a)
+{
+    char err[1024];
+    picking_end(&a->pick);
+    if (!simulation_reset(&a->sim) || !load_shapes(a, err, sizeof err)) {
+        fail("%s", a->sim.error[0] ? a->sim.error : err);
+        return false;
+    }
+    return true;
+}
+
+// `s`: the frame just drawn, to the first free rubble-view-NNN.png in the current directory.
+static void take_screenshot(app *a)
+{
+    char name[64], err[1024];
+    a->screenshot_pending = false;
+    screenshot_next_name(name, sizeof name);
+    if (write_screenshot(a, name, err, sizeof err)) {
+        printf("rubble-view: wrote %s (%d x %d)\n", name, a->gfx.width, a->gfx.height);
+        fflush(stdout); // a log or a script waiting for the file sees it now, not at exit
+        show_message(a, 3.0, "screenshot: %s", name);
+    } else {
+        fprintf(stderr, "rubble-view: screenshot failed: %s\n", err);
+        show_message(a, 5.0, "screenshot failed: %s", err);
+    }
+}
+
+// ---- input --------------------------------------------------------------------------------------------
+
+static void to_drawable(const app *a, int x, int y, float *px, float *py)
+{
+    // mouse events come in window units; the drawable may have more pixels (HiDPI)
+    *px = (float)x * (float)a->win.drawable_w / (float)(a->win.window_w > 0 ? a->win.window_w : 1);
+    *py = (float)y * (float)a->win.drawable_h / (float)(a->win.window_h > 0 ? a->win.window_h : 1);
+}
+
+static void on_key(app *a, SDL_Keycode key)
+{
+    simulation *s = &a->sim;
+    switch (key) {
+    case SDLK_ESCAPE:
+    case SDLK_q:
+        a->running = false;
+        break;
+    case SDLK_SPACE:
+        s->paused = !s->paused;
+        break;
+    case SDLK_n:
+        s->paused = true;
+        s->pending_steps++;
+        break;
+    case SDLK_r:
+        if (reset(a)) {
+            show_message(a, 2.0, "reset");
+        } else {
+            a->exit_status = VIEW_EXIT_FAIL;
+            a->running = false;
+        }
+        break;
+    case SDLK_PLUS:
+    case SDLK_EQUALS:
+    case SDLK_KP_PLUS:
+        s->time_scale = fminf(s->time_scale * 2.0f, MAX_TIME_SCALE);
+        show_message(a, 1.5, "time scale x%g", (double)s->time_scale);
+        break;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS:
+        s->time_scale = fmaxf(s->time_scale * 0.5f, MIN_TIME_SCALE);
+        show_message(a, 1.5, "time scale x%g", (double)s->time_scale);
+        break;
+    case SDLK_c:
+        a->show_contacts = !a->show_contacts;
+        break;
+    case SDLK_h:
+        a->show_help = !a->show_help;
+        break;
+    case SDLK_f:
+        a->cam = camera_framing(a->shapes.bounds_lo, a->shapes.bounds_hi, a->gfx.width, a->gfx.height);
+        break;
+    case SDLK_s:
+        // taken once the next frame is drawn, so that it shows what the keys before it changed
+        a->screenshot_pending = true;
+        break;
+    default:
+        break;
+    }
+}
+
+static void on_event(app *a, const SDL_Event *e)
+{
+    float px, py;
+    switch (e->type) {
+    case SDL_QUIT:
+        a->running = false;
+        break;
+    case SDL_WINDOWEVENT:
+        if (e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED || e->window.event == SDL_WINDOWEVENT_RESIZED) {
+            char err[512];
+            window_update_size(&a->win);
+            if (!renderer_resize(&a->gfx, a->win.drawable_w, a->win.drawable_h, err, sizeof err)) {
+                a->exit_status = fail("%s", err);
+                a->running = false;
+            }
+            a->cam.width = a->gfx.width;
+            a->cam.height = a->gfx.height;
+        }
+        break;
+    case SDL_KEYDOWN:
+        on_key(a, e->key.keysym.sym);
+        break;
+    case SDL_MOUSEBUTTONDOWN:
+        to_drawable(a, e->button.x, e->button.y, &px, &py);
+        a->mouse_x = px, a->mouse_y = py;
+        if (e->button.button == SDL_BUTTON_LEFT && !(SDL_GetModState() & KMOD_SHIFT)) {
+            if (!picking_begin(&a->pick, a->sim.world, &a->cam, px, py))
+                a->orbiting = true;
+        } else if (e->button.button == SDL_BUTTON_LEFT || e->button.button == SDL_BUTTON_RIGHT ||
+                   e->button.button == SDL_BUTTON_MIDDLE) {
+            a->panning = true;
+        }
+        break;
+    case SDL_MOUSEBUTTONUP:
+        if (e->button.button == SDL_BUTTON_LEFT) {
+            picking_end(&a->pick);
+            a->orbiting = false;
+        }
+        if (e->button.button != SDL_BUTTON_LEFT || a->panning)
+            a->panning = false;
+        break;
+    case SDL_MOUSEMOTION:
+        to_drawable(a, e->motion.x, e->motion.y, &px, &py);
+        if (a->pick.active)
+            picking_move(&a->pick, &a->cam, px, py);
+        else if (a->orbiting)
+            camera_orbit(&a->cam, px - a->mouse_x, py - a->mouse_y);
+        else if (a->panning)
+            camera_pan(&a->cam, px - a->mouse_x, py - a->mouse_y);
+        a->mouse_x = px, a->mouse_y = py;
+        break;
+    case SDL_MOUSEWHEEL:
+        camera_zoom(&a->cam, (float)(e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -e->wheel.y : e->wheel.y));
+        break;
+    default:
+        break;
+    }
+}
+
+// The frame time, smoothed over ~10 frames. (Smoothing the rate instead would let one fast frame,
+// such as the first, show hundreds of frames per second for a minute when frames take a second.)
+static void count_frame(app *a, double elapsed)
+{
+    a->frame_seconds = a->frame_seconds > 0.0 ? 0.9 * a->frame_seconds + 0.1 * elapsed : elapsed;
+}
+
+// ---- loops --------------------------------------------------------------------------------------------
+
+// Shows the frame and waits until it is drawn. Without the wait a software renderer (Mesa's llvmpipe)
+// would still be rasterising on every core while the next step runs, and the solver's threads, which
+// meet at barriers, would wait on each other for whole scheduler slices (a step took 100 times longer).
+// On a GPU the wait costs little: the step dominates a frame of a large scene.
+static void present(app *a)
+{
+    SDL_GL_SwapWindow(a->win.window);
+    glFinish();
+}
+
+int app_run_interactive(app *a)
+{
+    printf("rubble-view: %s on %s (%s); press h for help\n", a->options->scene, a->sim.info.backend,
+           a->win.gl_description);
+    fflush(stdout);
+    a->last_frame = simulation_now();
+    for (long frame = 0; a->running; ++frame) {
+        SDL_Event e;
+        while (SDL_PollEvent(&e))
+            on_event(a, &e);
+        if (!a->running)
+            break;
+        double now = simulation_now(), elapsed = now - a->last_frame;
+        a->last_frame = now;
+        if (frame > 0 && elapsed > 0.0) // the first interval is no frame at all
+            count_frame(a, elapsed);
+        if (simulation_advance(&a->sim, elapsed, picking_hook, &a->pick) < 0) {
+            // keep the window open on the last good state, with the reason on screen
+            fprintf(stderr, "rubble-view: %s\n", a->sim.error);
+            show_message(a, 1e9, "%s (paused)", a->sim.error);
+            a->sim.paused = true;
+        }
+        // keep the spring's target under the mouse while the body moves or the camera turns
+        if (a->pick.active)
+            picking_move(&a->pick, &a->cam, a->mouse_x, a->mouse_y);
+        if (!draw_frame(a))
+            return VIEW_EXIT_FAIL;
+        if (a->screenshot_pending)
+            take_screenshot(a);
+        present(a);
+    }
+    return a->exit_status;
+}
+
+int app_run_headless(app *a)
+{
+    const viewer_options *o = a->options;
+    double start = simulation_now(), stepping = 0.0;
+    int steps = a->sim.paused ? 0 : o->steps_per_frame;
+    for (int frame = 0; frame < o->frames; ++frame) {
+        SDL_Event e;
+        while (SDL_PollEvent(&e))
+            if (e.type == SDL_QUIT)
+                return fail("the window was closed after %d of %d frames", frame, o->frames);
+        double t0 = simulation_now();
+        if (simulation_step(&a->sim, steps, NULL, NULL) < 0)
+            return fail("%s", a->sim.error);
+        stepping += simulation_now() - t0;
+        double elapsed = simulation_now() - a->last_frame;
+        a->last_frame = simulation_now();
+        if (frame > 0 && elapsed > 0.0)
+            count_frame(a, elapsed);
+        if (!draw_frame(a))
+            return VIEW_EXIT_FAIL;
+        present(a);
+    }
+    double total = simulation_now() - start;
+    char err[1024];
+    if (o->screenshot && !write_screenshot(a, o->screenshot, err, sizeof err))
+        return fail("%s", err);
+    rb_counters counters;
+    memset(&counters, 0, sizeof counters);
+    rb_world_get_counters(a->sim.world, &counters);
+    double render = total - stepping;
+    printf("rubble-view: %s, %d bodies on %s: %d frames in %.2f s (%.1f frames/s); stepping %.1f ms/frame, "
+           "drawing %.1f ms/frame (%s)\n",
+           o->scene, counters.bodies, a->sim.info.backend, o->frames, total, o->frames / total,
+           1e3 * stepping / o->frames, 1e3 * render / o->frames, a->win.gl_description);
+    if (o->screenshot)
+        printf("rubble-view: wrote %s (%d x %d)\n", o->screenshot, a->gfx.width, a->gfx.height);
+    return VIEW_EXIT_OK;
+}

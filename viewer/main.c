@@ -1,0 +1,17 @@
+// rubble-view: an SDL2 window onto any scene on any backend. See docs/viewer.md.
+#include "app.h"
+
+int main(int argc, char **argv)
+{
+    viewer_options options;
+    int status = viewer_parse_options(argc, argv, &options);
+    if (status >= 0)
+        return status;
+    app a;
+    status = app_start(&a, &options);
+    if (status != VIEW_EXIT_OK)
+        return status;
+    status = options.frames > 0 ? app_run_headless(&a) : app_run_interactive(&a);
+    app_stop(&a);
+    return status;
+}
