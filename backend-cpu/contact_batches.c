@@ -132,6 +132,7 @@ static void fill_contacts(rb_cpu_ctx *c, const rb_step_params *p)
             q->stopped = 0.0f;
             q->slip = 0.0f;
             q->sliding = 0;
+            q->slide_mu = 0.0f;
             c->seq_manifold[k] = i;
             c->seq_heap_pos[k] = -1;
             c->seq_epoch[k] = 0;

@@ -26,7 +26,8 @@ typedef struct rb_seq_contact {
     rb_float3 k_row0;       // row 0 of K_c
     float closing;          // theta_0 = u . n (< 0 closing)
     float slip;             // |tangential part of u|
-    int sliding;            // the last resolution hit the static cone and slid with kinetic friction
+    int sliding;            // the last resolution could not stick: friction slide_mu x normal impulse
+    float slide_mu;         // mu_k, or mu_s while the slip is below the resting speed (rb_seq_resolve)
     float allowed;          // approach speed the gap allows in one substep: max(separation, 0) / h
     float key;              // priority in the solver's queue: -(size of the violation); see rb_seq_violation
     float target;           // normal velocity the last resolution aimed at: 0, or the bounce speed
@@ -158,6 +159,18 @@ RB_FN void rb_seq_pull_back(rb_seq_contact *c, rb_seq_body *a, rb_seq_body *b)
         return;
     c->normal_impulse -= dj;
     rb_float3 i = rb_scale(c->normal, -dj);
+    // a sliding contact's friction is slide_mu times its normal impulse: it shrinks with it (else pull-backs
+    // leave friction above the cone and a sliding box brakes many times too hard). A sticking contact
+    // keeps what holds it; its cone is checked again when it slips (rb_seq_action)
+    float f2 = c->friction1 * c->friction1 + c->friction2 * c->friction2;
+    float cap = c->slide_mu * c->normal_impulse;
+    if (c->sliding && f2 > cap * cap) {
+        float scale = cap / rb_sqrtf(f2) - 1.0f; // < 0: the part of the friction given back
+        float d1 = scale * c->friction1, d2 = scale * c->friction2;
+        i = rb_add(i, rb_add(rb_scale(c->t1, d1), rb_scale(c->t2, d2)));
+        c->friction1 += d1;
+        c->friction2 += d2;
+    }
     rb_seq_apply(c, i, a, b);
     c->impulse = rb_add(c->impulse, i);
 }
@@ -193,24 +206,41 @@ RB_FN rb_float3 rb_seq_resolve(rb_seq_contact *c, float restitution_threshold, r
     // the contact's totals after this impulse; friction is judged on them (the cone of the total normal
     // impulse), so friction taken in earlier resolutions can be given back
     float n_total = c->normal_impulse + j.x;
-    if (n_total < 0.0f) {
-        // the sticking impulse would pull: normal only, to the target
-        j = rb_f3(c->k_row0.x > 0.0f ? want.x / c->k_row0.x : 0.0f, 0.0f, 0.0f);
-        n_total = c->normal_impulse + j.x;
-    }
     float f1 = c->friction1 + j.y, f2 = c->friction2 + j.z;
     float ft2 = f1 * f1 + f2 * f2;
-    c->sliding = ft2 > c->mu_s * c->mu_s * n_total * n_total;
+    // a sticking impulse that would pull, or lies outside the static cone, slides
+    c->sliding = n_total < 0.0f || ft2 > c->mu_s * c->mu_s * n_total * n_total;
     if (c->sliding) {
-        // sliding: kinetic friction mu_k n_total, in the direction of the sticking impulse (eq. 3.5.7)
-        float s = ft2 > 0.0f ? c->mu_k * n_total / rb_sqrtf(ft2) : 0.0f;
-        j.y = s * f1 - c->friction1;
-        j.z = s * f2 - c->friction2;
-        // keep the normal outcome (row 0 of K_c, eq. 3.5.6) with the new tangential impulse
-        if (c->k_row0.x > 0.0f)
-            j.x = (want.x - c->k_row0.y * j.y - c->k_row0.z * j.z) / c->k_row0.x;
+        // It cannot stick: friction mu n along d, with n the normal impulse AFTER this resolution (row 0 of
+        // K_c, eq. 3.5.6, with j_t = mu (N + j_n) d - F is linear in j_n; scaling by the n before the
+        // normal impulse is recomputed left friction off the cone and a box slid several times too
+        // slow). mu is kinetic once the point slips faster than the resting speed (the restitution
+        // threshold, the speed one substep of gravity gives), static below it: a box on a slope with
+        // mu_k < tan theta < mu_s whose single points cannot all stick is still held by the cones of mu_s.
+        // d opposes the slip (Coulomb), not the sticking impulse as in eq. 3.5.7: with an anisotropic
+        // K_c the two differ, and a sliding box then got sideways friction and only 89% of mu_k along its
+        // motion. The sticking direction serves only when there is no slip.
+        float slip = rb_sqrtf(th1 * th1 + th2 * th2);
+        float mu = slip > restitution_threshold ? c->mu_k : c->mu_s;
+        c->slide_mu = mu;
+        float d1, d2;
+        if (slip > 1e-6f) {
+            d1 = -th1 / slip;
+            d2 = -th2 / slip;
+        } else {
+            float inv = ft2 > 0.0f ? 1.0f / rb_sqrtf(ft2) : 0.0f;
+            d1 = f1 * inv;
+            d2 = f2 * inv;
+        }
+        float kd = c->k_row0.y * d1 + c->k_row0.z * d2;
+        float den = c->k_row0.x + mu * kd;
+        if (den > 0.0f)
+            j.x = (want.x + c->k_row0.y * c->friction1 + c->k_row0.z * c->friction2 - mu * c->normal_impulse * kd) / den;
         if (c->normal_impulse + j.x < 0.0f)
             j.x = -c->normal_impulse;
+        float n_new = c->normal_impulse + j.x;
+        j.y = mu * n_new * d1 - c->friction1;
+        j.z = mu * n_new * d2 - c->friction2;
     }
     rb_float3 i = rb_add(rb_scale(c->normal, j.x), rb_add(rb_scale(c->t1, j.y), rb_scale(c->t2, j.z)));
     rb_seq_apply(c, i, a, b);

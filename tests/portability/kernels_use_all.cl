@@ -25,7 +25,7 @@ __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   sa.v = v; sa.w = w; sa.inv_mass = 1.0f; sa.inv_inertia = rb_mat3_diag(rb_f3(1,1,1)); sb = sa;
   q.point = v; q.normal = rb_f3(0,1,0); q.cor = 0.5f; q.mu_s = 0.6f; q.mu_k = 0.4f; q.allowed = 0.0f;
   q.bounce = 0.0f; q.stopped = 0.0f; q.normal_impulse = 0.0f; q.friction1 = q.friction2 = 0.0f; q.impulse = v;
-  q.sliding = 0; q.slip = 0.0f; q.target = 0.0f;
+  q.sliding = 0; q.slide_mu = 0.0f; q.slip = 0.0f; q.target = 0.0f;
   rb_seq_prepare(&q, v, w, &sa, &sb);
   q.closing = rb_seq_closing(&q, &sa, &sb);
   float size; int act = rb_seq_action(&q, 0.001f, &size);
