@@ -75,7 +75,7 @@ static const seq_field SEQ_FIELDS[] = {
     SEQ_FIELD(gravity_damping_threshold, SEQ_FLOAT), SEQ_FIELD(max_iterations, SEQ_FLOAT),
     SEQ_FIELD(shock_iterations, SEQ_FLOAT), SEQ_FIELD(shock_propagation, SEQ_BOOL),
     SEQ_FIELD(settle_iterations, SEQ_FLOAT), SEQ_FIELD(heap_threshold, SEQ_INT),
-    SEQ_FIELD(large_batch, SEQ_INT), SEQ_FIELD(split_contacts, SEQ_INT),
+    SEQ_FIELD(large_batch, SEQ_INT), SEQ_FIELD(split_contacts, SEQ_INT), SEQ_FIELD(warm_start, SEQ_BOOL),
 };
 #undef SEQ_FIELD
 #define SEQ_FIELD_COUNT ((int)(sizeof SEQ_FIELDS / sizeof SEQ_FIELDS[0]))
@@ -83,7 +83,7 @@ static const char *const SEQUENTIAL_KEYS[] = {
     "penetration_threshold", "remaining_penetration", "resolution_threshold", "restitution_threshold",
     "sleep_threshold", "sleep_bias", "sleep_motion_max", "gravity_damping", "gravity_damping_threshold",
     "max_iterations", "shock_iterations", "shock_propagation", "settle_iterations", "heap_threshold",
-    "large_batch", "split_contacts", NULL};
+    "large_batch", "split_contacts", "warm_start", NULL};
 
 typedef struct plan {
     // world settings; a NULL node means "not in the file"

@@ -46,6 +46,7 @@ rb_world_def rb_default_world_def(void)
     d.sequential.heap_threshold = 64;
     d.sequential.large_batch = 8;
     d.sequential.split_contacts = 4096;
+    d.sequential.warm_start = true;
     d.backend = RB_BACKEND_AUTO;
     d.threads = 0;
     d.enable_sleep = true;
