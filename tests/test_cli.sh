@@ -92,7 +92,7 @@ for b in opencl cuda; do
 done
 out_has '^auto +[a-z]+ on ' "info says which backend auto takes here"
 out_has '^threads +[0-9]+ by default' "info prints the default thread count"
-out_has '^solvers +batched' "info lists the solvers"
+out_has '^solvers +batched, sequential' "info lists the solvers"
 for v in RUBBLE_BACKEND RUBBLE_THREADS OMP_NUM_THREADS; do
     out_has "^  $v +\(not set\)$" "info shows $v (not set)"
 done
@@ -130,6 +130,12 @@ expect_status 0 "run accepts --option=value"
 out_has '^threads +1$' "--threads=1 is used"
 out_has '^backend +cpu on ' "--backend=cpu is used"
 out_has '^solver +batched, 10 velocity \+ 4 position iterations$' "--solver=batched is used, with the default iterations"
+
+rb run stack --steps 600 --threads 1 --solver sequential --no-sleep
+expect_status 0 "run --solver sequential"
+out_has '^solver +sequential, up to 2 x contacts resolutions per batch, 6 x per shock level$' "--solver sequential is used"
+out_has '^steps +600 x 16.6667 ms \(3 substeps\), sleep off \(--no-sleep\)$' "sequential runs 3 substeps by default"
+out_has '^  slot 20 +position \( +[-0-9.]+, +19\.(4[5-9]|5)[0-9]*, ' "the sequential solver keeps the stack standing (top above 19.45 m)"
 
 # ---------------------------------------------------------------------------------------------
 echo "# run: --out CSV"

@@ -219,8 +219,12 @@ static void print_summary(rb_world_id w, const run_options *o, bool is_file, con
         printf("scene      %s (built-in, seed %" PRIu64 ")\n", o->scene, o->seed);
     printf("backend    %s on %s\n", info.backend, info.device);
     printf("           chosen: %s\n", info.selection);
-    printf("solver     %s, %d velocity + %d position iterations\n", info.solver, def.iterations,
-           def.position_iterations);
+    if (def.solver == RB_SOLVER_SEQUENTIAL) // iterations are caps per contact there, not sweeps
+        printf("solver     %s, up to %g x contacts resolutions per batch, %g x per shock level\n", info.solver,
+               (double)def.sequential.max_iterations, (double)def.sequential.shock_iterations);
+    else
+        printf("solver     %s, %d velocity + %d position iterations\n", info.solver, def.iterations,
+               def.position_iterations);
     printf("threads    %d\n", info.threads);
     printf("bodies     %d dynamic, %d kinematic, %d static\n", body_state_count_type(s, RB_BODY_DYNAMIC),
            body_state_count_type(s, RB_BODY_KINEMATIC), body_state_count_type(s, RB_BODY_STATIC));
