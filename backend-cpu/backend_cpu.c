@@ -9,6 +9,7 @@
 #endif
 
 #include "backend_registry.h"
+#include "contact_solver_split.h"
 #include "cpu_context.h"
 
 int rb_cpu_reserve(void **array, int *capacity, int n, size_t elem_size)
@@ -122,6 +123,7 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->points);
     free(c->color_order);
     free(c->constraint_color);
+    rb_cpu_split_free(c->split);
     free(ctx);
 }
 
@@ -143,7 +145,7 @@ static const char *cpu_device_name(rb_backend_ctx *ctx) { return ((rb_cpu_backen
 static int cpu_supports_solver(rb_backend_ctx *ctx, int solver)
 {
     (void)ctx;
-    return solver == RB_SOLVER_BATCHED;
+    return solver == RB_SOLVER_BATCHED || solver == RB_SOLVER_SPLIT;
 }
 
 // The scene is stepped in place, so there is nothing to copy; but a shape slot that changed (destroyed,

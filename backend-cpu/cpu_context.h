@@ -62,6 +62,8 @@ typedef struct rb_cpu_ctx {
 
     int frozen_last_step;
     int awake_bodies;
+
+    struct rb_split_state *split; // the split solver's scratch (contact_solver_split.c), NULL until used
 } rb_cpu_ctx;
 
 // Grows an array to hold n elements (geometric growth); returns 0 on allocation failure.
@@ -76,6 +78,8 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
 rb_status rb_cpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p);
+// Copies the constraints' impulses back to the manifolds (read-back and next step's warm start).
+void rb_cpu_store_impulses(rb_cpu_ctx *c, float inv_h, float slop);
 
 // Wakes every sleeping body of the groups marked in ctx->wake_group; returns how many woke.
 int rb_cpu_wake_marked_groups(rb_cpu_ctx *c);

@@ -2,7 +2,9 @@
 // headers are checked to compile as OpenCL C 1.2 (and, with the CUDA wrapper, as CUDA C). Compiled
 // by tests/check_kernels_portable.sh; never run.
 #include "collide.h"
+#include "contact_persistence.h"
 #include "contact_solver.h"
+#include "contact_solver_split.h"
 #include "integrate.h"
 #include "mass_properties.h"
 __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
