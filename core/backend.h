@@ -14,7 +14,7 @@
 #include "scene.h"
 
 // Bumped whenever a struct below changes layout or a function changes meaning.
-#define RB_BACKEND_ABI_VERSION 1
+#define RB_BACKEND_ABI_VERSION 2
 
 typedef struct rb_backend_ctx rb_backend_ctx;
 
@@ -103,6 +103,10 @@ typedef struct rb_backend_ops {
     void (*get_stats)(rb_backend_ctx *ctx, rb_backend_stats *out);
     // Bodies whose state went non-finite in the last step (already restored and frozen).
     int (*frozen_in_last_step)(rb_backend_ctx *ctx);
+
+    // Since ABI 2. What went wrong in the last failed call, as a sentence (device, reason, build
+    // log), or "" / NULL: the core puts it into the world's error message. May be NULL.
+    const char *(*last_error)(rb_backend_ctx *ctx);
 } rb_backend_ops;
 
 typedef const rb_backend_ops *(*rb_backend_module_fn)(int abi_version);
