@@ -179,28 +179,36 @@ static int try_module_path(const char *dir, const char *file, void **handle, con
 
 // Finds and loads librubble-<name>.so: RUBBLE_MODULE_PATH (':'-separated), the directory of
 // librubble, then the install directory.
-static rb_status load_module(rb_backend b, void **handle, const rb_backend_ops **ops, char *msg, size_t msg_size)
+// `skipped` (optional) receives the candidates that were tried and failed before the one loaded.
+static rb_status load_module(rb_backend b, void **handle, const rb_backend_ops **ops, char *msg, size_t msg_size,
+                             char *skipped, size_t skipped_size)
 {
     char file[64];
     snprintf(file, sizeof file, "librubble-%s.so", rb_backend_name(b));
     char tried[2048] = "";
+    rb_status found = RB_ERR_BACKEND_UNAVAILABLE;
     const char *env = getenv("RUBBLE_MODULE_PATH");
     if (env && *env) {
         char dirs[PATH_MAX];
         snprintf(dirs, sizeof dirs, "%s", env);
         char *save = NULL;
-        for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save))
+        for (char *d = strtok_r(dirs, ":", &save); d && found != RB_OK; d = strtok_r(NULL, ":", &save))
             if (try_module_path(d, file, handle, ops, tried, sizeof tried))
-                return RB_OK;
+                found = RB_OK;
     }
     char dir[PATH_MAX];
-    if (library_dir(dir, sizeof dir) && try_module_path(dir, file, handle, ops, tried, sizeof tried))
-        return RB_OK;
-    if (try_module_path(RB_MODULE_DIR, file, handle, ops, tried, sizeof tried))
-        return RB_OK;
+    if (found != RB_OK && library_dir(dir, sizeof dir) && try_module_path(dir, file, handle, ops, tried, sizeof tried))
+        found = RB_OK;
+    if (found != RB_OK && try_module_path(RB_MODULE_DIR, file, handle, ops, tried, sizeof tried))
+        found = RB_OK;
     size_t len = strlen(tried);
     if (len >= 2)
         tried[len - 2] = '\0'; // drop the trailing "; "
+    if (found == RB_OK) {
+        if (skipped)
+            snprintf(skipped, skipped_size, "%s", tried);
+        return RB_OK;
+    }
     snprintf(msg, msg_size, "module %s could not be loaded (%s).%s", file, tried, module_built_note(b));
     return RB_ERR_BACKEND_UNAVAILABLE;
 }
@@ -217,10 +225,11 @@ static rb_status start_backend(rb_backend b, int threads, int require_gpu, rb_sc
 {
     const rb_backend_ops *ops = NULL;
     void *module = NULL;
+    char skipped[1024] = "";
     if (b == RB_BACKEND_CPU) {
         ops = &rb_cpu_backend_ops;
     } else {
-        rb_status s = load_module(b, &module, &ops, reason, reason_size);
+        rb_status s = load_module(b, &module, &ops, reason, reason_size, skipped, sizeof skipped);
         if (s != RB_OK)
             return s;
     }
@@ -229,7 +238,9 @@ static rb_status start_backend(rb_backend b, int threads, int require_gpu, rb_sc
     char msg[1024] = "";
     rb_status s = ops->create(scene, &cfg, &ctx, msg, sizeof msg);
     if (s != RB_OK) {
-        snprintf(reason, reason_size, "%s", msg[0] ? msg : rb_status_string(s));
+        // modules passed over on the way (RUBBLE_MODULE_PATH) are part of the story
+        rb_format(reason, reason_size, "%s%s%s%s", msg[0] ? msg : rb_status_string(s),
+                  skipped[0] ? " (modules passed over before this one: " : "", skipped, skipped[0] ? ")" : "");
         rb_registry_close(module);
         return s;
     }
@@ -310,7 +321,7 @@ rb_status rb_backend_probe(rb_backend backend, rb_backend_info *out)
     const rb_backend_ops *ops = &rb_cpu_backend_ops;
     void *module = NULL;
     if (backend != RB_BACKEND_CPU) {
-        if (load_module(backend, &module, &ops, out->message, sizeof out->message) != RB_OK)
+        if (load_module(backend, &module, &ops, out->message, sizeof out->message, NULL, 0) != RB_OK)
             return RB_OK; // not built / not loadable: reported in out->message
     }
     out->built = true;

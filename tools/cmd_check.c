@@ -300,9 +300,13 @@ int cmd_check(int argc, char **argv)
         double d = sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z));
         if (d > dp)
             dp = d, worst = i;
-        rb_quat qa = sa.xf[i].q, qb = sb.xf[i].q;
-        double dot = fabs(qa.x * qb.x + qa.y * qb.y + qa.z * qb.z + qa.w * qb.w);
-        dq = fmax(dq, 2.0 * acos(fmin(1.0, dot)));
+        // angle of the relative rotation conj(qa) qb; atan2 stays accurate near 0, where acos does not
+        rb_quat a4 = sa.xf[i].q, b4 = sb.xf[i].q;
+        double rw = a4.w * b4.w + a4.x * b4.x + a4.y * b4.y + a4.z * b4.z;
+        double rx = a4.w * b4.x - a4.x * b4.w - a4.y * b4.z + a4.z * b4.y;
+        double ry = a4.w * b4.y + a4.x * b4.z - a4.y * b4.w - a4.z * b4.x;
+        double rz = a4.w * b4.z - a4.x * b4.y + a4.y * b4.x - a4.z * b4.w;
+        dq = fmax(dq, 2.0 * atan2(sqrt(rx * rx + ry * ry + rz * rz), fabs(rw)));
     }
     printf("after %d steps (%d bodies), largest differences:\n", o.common.steps, sa.n);
     char note[48] = "";
