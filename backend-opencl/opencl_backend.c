@@ -474,6 +474,28 @@ static const char *ocl_last_error(rb_backend_ctx *ctx)
     return c->error;
 }
 
+// Each kernel-set entry ends when its kernels have run (clFinish): the core's per-phase times then
+// measure the phase, not whatever was still queued before a later phase's read-back. The cost is one
+// wait per phase, a few microseconds.
+#define FINISHED(fn)                                                                                                  \
+    static rb_status fn##_finished(rb_backend_ctx *ctx, const rb_step_params *p)                                      \
+    {                                                                                                                 \
+        rb_status s = fn(ctx, p);                                                                                     \
+        if (s != RB_OK)                                                                                               \
+            return s;                                                                                                 \
+        rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;                                                                            \
+        return rb_ocl_check(c, clFinish(c->q), #fn);                                                                  \
+    }
+FINISHED(rb_ocl_integrate_velocities)
+FINISHED(rb_ocl_update_bounds)
+FINISHED(rb_ocl_find_pairs)
+FINISHED(rb_ocl_collide)
+FINISHED(rb_ocl_build_batches)
+FINISHED(rb_ocl_solve_contacts)
+FINISHED(rb_ocl_integrate_positions)
+FINISHED(rb_ocl_update_sleep)
+#undef FINISHED
+
 static const rb_backend_ops k_ops = {
     .abi_version = RB_BACKEND_ABI_VERSION,
     .name = "opencl",
@@ -484,15 +506,15 @@ static const rb_backend_ops k_ops = {
     .supports_solver = ocl_supports_solver,
     .upload = ocl_upload,
     .download = ocl_download,
-    .integrate_velocities = rb_ocl_integrate_velocities,
-    .update_bounds = rb_ocl_update_bounds,
-    .find_pairs = rb_ocl_find_pairs,
-    .collide = rb_ocl_collide,
-    .build_batches = rb_ocl_build_batches,
+    .integrate_velocities = rb_ocl_integrate_velocities_finished,
+    .update_bounds = rb_ocl_update_bounds_finished,
+    .find_pairs = rb_ocl_find_pairs_finished,
+    .collide = rb_ocl_collide_finished,
+    .build_batches = rb_ocl_build_batches_finished,
     .correct_penetrations = NULL,
-    .solve_contacts = rb_ocl_solve_contacts,
-    .integrate_positions = rb_ocl_integrate_positions,
-    .update_sleep = rb_ocl_update_sleep,
+    .solve_contacts = rb_ocl_solve_contacts_finished,
+    .integrate_positions = rb_ocl_integrate_positions_finished,
+    .update_sleep = rb_ocl_update_sleep_finished,
     .get_pairs = ocl_get_pairs,
     .get_manifolds = ocl_get_manifolds,
     .get_stats = ocl_get_stats,
