@@ -152,7 +152,10 @@ static int try_module_path(const char *dir, const char *file, void **handle, con
         append(tried, tried_size, "%s%s: not found; ", path, "");
         return 0;
     }
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    // RTLD_NODELETE: a module stays mapped after dlclose. A GPU driver it pulls in (the OpenCL ICD
+    // loader and PoCL) keeps worker threads and process-wide state that outlive any one world, and
+    // must not be unmapped under them; it also lets sanitizers name the driver in their reports.
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!h) {
         append(tried, tried_size, "%s: %s; ", path, dlerror());
         return 0;
