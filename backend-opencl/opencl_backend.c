@@ -10,11 +10,11 @@
 #include "kernels/shape_geom.h"
 #include "opencl_context.h"
 
-static const char *const k_kernel_names[K_COUNT] = {
+const char *const rb_ocl_kernel_names[K_COUNT] = {
     "rb_layout_sizes", "rb_scan_chunks", "rb_scan_serial", "rb_scan_add", "rb_sort_histogram", "rb_sort_scatter",
     "rb_body_inertia", "rb_shape_bounds",
-    "rb_bp_classify", "rb_bp_fill", "rb_bp_grid_pairs", "rb_bp_special_pairs", "rb_compact_indices", "rb_pair_keys",
-    "rb_pair_gather",
+    "rb_bp_classify", "rb_bp_fill", "rb_bp_gather_entries", "rb_bp_grid_pairs", "rb_bp_special_pairs",
+    "rb_compact_indices", "rb_pair_keys", "rb_pair_gather",
     "rb_collide_pairs", "rb_compact_manifolds", "rb_manifolds_untouched",
     "rb_mark_sleepers", "rb_wake_groups", "rb_color_serial", "rb_prepare_constraints",
     "rb_solve_color", "rb_solve_serial", "rb_store_impulses", "rb_split_lists", "rb_split_prepare_blocks",
@@ -30,7 +30,6 @@ rb_status rb_ocl_fail(rb_ocl_ctx *c, rb_status status, const char *fmt, ...)
         vsnprintf(c->error, sizeof c->error, fmt, ap);
         va_end(ap);
     }
-    c->full_upload = 1; // the device copy may be half stepped: next time start again from the host scene
     return status;
 }
 
@@ -270,7 +269,7 @@ static void release_all(rb_ocl_ctx *c)
         &c->rest, &c->body_start, &c->shape_world, &c->aabb_lo, &c->aabb_hi, &c->plane_world, &c->role, &c->cell_lo,
         &c->cell_hi, &c->cell_count, &c->entry_start, &c->special_flag, &c->special_off, &c->special_list,
         &c->special_count, &c->special_at, &c->special_pairs, &c->keys, &c->vals, &c->keys2, &c->vals2, &c->entry,
-        &c->entry_count, &c->entry_at, &c->hist, &c->pairs_raw, &c->pairs, &c->scratch, &c->has, &c->npoints,
+        &c->sorted_entry, &c->entry_count, &c->entry_at, &c->hist, &c->pairs_raw, &c->pairs, &c->scratch, &c->has, &c->npoints,
         &c->moff, &c->manifolds, &c->cache, &c->cons, &c->points, &c->color_order, &c->constraint_color,
         &c->first_point, &c->color_start, &c->split_list, &c->delta, &c->counters,
     };
@@ -291,8 +290,17 @@ static void release_all(rb_ocl_ctx *c)
 
 static void ocl_destroy(rb_backend_ctx *ctx)
 {
-    if (ctx)
-        release_all((rb_ocl_ctx *)ctx);
+    if (!ctx)
+        return;
+    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    if (c->profile) {
+        fprintf(stderr, "rubble opencl profile (device time per kernel, %s):\n", c->device);
+        for (int i = 0; i < K_COUNT; ++i)
+            if (c->kernel_launches[i] > 0)
+                fprintf(stderr, "  %-26s %8ld launches %10.2f ms %8.1f us/launch\n", rb_ocl_kernel_names[i],
+                        c->kernel_launches[i], c->kernel_ms[i], 1e3 * c->kernel_ms[i] / (double)c->kernel_launches[i]);
+    }
+    release_all(c);
 }
 
 // The kernels see the structs of core/backend.h and core/kernels/ through their own compiler: check
@@ -358,21 +366,30 @@ static rb_status ocl_create(rb_scene *scene, const rb_backend_config *cfg, rb_ba
         free(c);
         return s;
     }
+    const char *prof = getenv("RUBBLE_OPENCL_PROFILE");
+    c->profile = prof && strcmp(prof, "1") == 0;
     cl_int err;
-    c->q = clCreateCommandQueue(c->cl, c->dev, 0, &err);
+    c->q = clCreateCommandQueue(c->cl, c->dev, c->profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
     if (!c->q) {
         snprintf(msg, msg_size, "cannot create a command queue on %s: %s", c->device, rb_ocl_error_name(err));
         release_all(c);
         return rb_ocl_is_oom(err) ? RB_ERR_OUT_OF_MEMORY : RB_ERR_BACKEND_FAILED;
     }
+    c->local_size = 64;
     for (int i = 0; i < K_COUNT; ++i) {
-        c->k[i] = clCreateKernel(c->prog, k_kernel_names[i], &err);
+        c->k[i] = clCreateKernel(c->prog, rb_ocl_kernel_names[i], &err);
         if (!c->k[i]) {
-            snprintf(msg, msg_size, "kernel %s missing from the program on %s: %s", k_kernel_names[i], c->device,
+            snprintf(msg, msg_size, "kernel %s missing from the program on %s: %s", rb_ocl_kernel_names[i], c->device,
                      rb_ocl_error_name(err));
             release_all(c);
             return RB_ERR_BACKEND_FAILED;
         }
+        size_t most = 0;
+        if (clGetKernelWorkGroupInfo(c->k[i], c->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL) ==
+                CL_SUCCESS &&
+            most > 0)
+            while (c->local_size > most)
+                c->local_size /= 2;
     }
     if ((s = rb_ocl_reserve(c, &c->counters, sizeof(int) * RB_CNT_COUNT, "the counters")) != RB_OK ||
         (s = rb_ocl_reserve(c, &c->color_start, sizeof(int) * (RB_OCL_MAX_COLORS + 2), "the colours")) != RB_OK) {

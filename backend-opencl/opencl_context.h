@@ -15,7 +15,7 @@
 enum {
     K_LAYOUT, K_SCAN_CHUNKS, K_SCAN_SERIAL, K_SCAN_ADD, K_SORT_HIST, K_SORT_SCATTER,
     K_BODY_INERTIA, K_SHAPE_BOUNDS,
-    K_BP_CLASSIFY, K_BP_FILL, K_BP_GRID_PAIRS, K_BP_SPECIAL_PAIRS, K_COMPACT_INDICES, K_PAIR_KEYS, K_PAIR_GATHER,
+    K_BP_CLASSIFY, K_BP_FILL, K_BP_GATHER_ENTRIES, K_BP_GRID_PAIRS, K_BP_SPECIAL_PAIRS, K_COMPACT_INDICES, K_PAIR_KEYS, K_PAIR_GATHER,
     K_COLLIDE, K_COMPACT_MANIFOLDS, K_MANIFOLDS_UNTOUCHED,
     K_MARK_SLEEPERS, K_WAKE_GROUPS, K_COLOR, K_PREPARE,
     K_SOLVE_COLOR, K_SOLVE_SERIAL, K_STORE_IMPULSES, K_SPLIT_LISTS, K_SPLIT_PREPARE, K_SPLIT_BLOCKS, K_SPLIT_GATHER,
@@ -37,10 +37,14 @@ typedef struct rb_ocl_ctx {
     cl_program prog;
     cl_command_queue q;
     cl_kernel k[K_COUNT];
+    size_t local_size;    // work-group size of every launch: 64, or less where a kernel allows less
+    int profile;          // RUBBLE_OPENCL_PROFILE=1: time every launch, print a table at destroy
+    double kernel_ms[K_COUNT];
+    long kernel_launches[K_COUNT];
     char device[384];
     char error[1024];     // what went wrong, for the world's error message
     size_t mem_used, mem_limit; // bytes of device buffers; limit from RUBBLE_OPENCL_MEMORY_LIMIT (0 = none)
-    int full_upload;      // the device copy must be sent whole (first step, growth, after a failure)
+    int full_upload;      // the device copy must be sent whole (first step)
 
     // scene copy: body and shape arrays (names as in core/scene.h)
     int body_cap, shape_cap;
@@ -55,7 +59,7 @@ typedef struct rb_ocl_ctx {
     rb_ocl_buf shape_world, aabb_lo, aabb_hi, plane_world, role, cell_lo, cell_hi, cell_count, entry_start,
         special_flag, special_off, special_list, special_count, special_at, special_pairs;
     // grid entries and sorting
-    rb_ocl_buf keys, vals, keys2, vals2, entry, entry_count, entry_at, hist;
+    rb_ocl_buf keys, vals, keys2, vals2, entry, sorted_entry, entry_count, entry_at, hist;
     rb_ocl_buf scan_sums[RB_OCL_SCAN_LEVELS];
     // pairs, manifolds, constraints
     rb_ocl_buf pairs_raw, pairs, scratch, has, npoints, moff, manifolds, cache, cons, points, color_order,
@@ -81,6 +85,8 @@ rb_status rb_ocl_check(rb_ocl_ctx *c, cl_int err, const char *what);
 // Makes `b` hold at least `bytes` (growing geometrically; contents are lost on growth).
 rb_status rb_ocl_reserve(rb_ocl_ctx *c, rb_ocl_buf *b, size_t bytes, const char *what);
 rb_status rb_ocl_read_counters(rb_ocl_ctx *c);
+// Names of the kernels, indexed by K_*.
+extern const char *const rb_ocl_kernel_names[K_COUNT];
 
 // The kernels (opencl_pipeline.c).
 rb_status rb_ocl_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p);

@@ -10,18 +10,18 @@
 #define RB_SCAN_CHUNK 256   // as in kernels/scan.cl
 #define RB_SORT_BLOCK 256
 #define RB_SERIAL_SCAN_MAX 4096
-#define RB_LOCAL 64
 
 typedef struct karg {
     rb_ocl_ctx *c;
     cl_kernel k;
+    int id;
     cl_uint n;
     cl_int err;
 } karg;
 
 static karg kbegin(rb_ocl_ctx *c, int id)
 {
-    karg a = {c, c->k[id], 0, CL_SUCCESS};
+    karg a = {c, c->k[id], id, 0, CL_SUCCESS};
     return a;
 }
 
@@ -36,15 +36,33 @@ static void anull(karg *a) { arg(a, sizeof(cl_mem), NULL); }
 static void ai(karg *a, int v) { arg(a, sizeof v, &v); }
 static void af(karg *a, float v) { arg(a, sizeof v, &v); }
 
-// Enqueues the kernel over n work-items (rounded up to a multiple of RB_LOCAL; kernels check bounds).
+// Enqueues the kernel over n work-items, in work-groups of a fixed size (kernels check bounds). A fixed
+// work-group size matters on PoCL, which compiles a kernel anew for each work-group size it meets:
+// left to the driver, the size would follow n from step to step.
 static rb_status go(karg *a, size_t n, const char *what)
 {
     if (a->err != CL_SUCCESS)
         return rb_ocl_check(a->c, a->err, what);
     if (n == 0)
         return RB_OK;
-    size_t global = (n + RB_LOCAL - 1) / RB_LOCAL * RB_LOCAL;
-    return rb_ocl_check(a->c, clEnqueueNDRangeKernel(a->c->q, a->k, 1, NULL, &global, NULL, 0, NULL, NULL), what);
+    size_t local = a->c->local_size;
+    size_t global = (n + local - 1) / local * local;
+    if (!a->c->profile)
+        return rb_ocl_check(a->c, clEnqueueNDRangeKernel(a->c->q, a->k, 1, NULL, &global, &local, 0, NULL, NULL),
+                            what);
+    // RUBBLE_OPENCL_PROFILE: wait for each launch and add up its device time
+    cl_event ev;
+    cl_int err = clEnqueueNDRangeKernel(a->c->q, a->k, 1, NULL, &global, &local, 0, NULL, &ev);
+    if (err == CL_SUCCESS) {
+        cl_ulong t0 = 0, t1 = 0;
+        err = clWaitForEvents(1, &ev);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+        clReleaseEvent(ev);
+        a->c->kernel_ms[a->id] += (double)(t1 - t0) * 1e-6;
+        a->c->kernel_launches[a->id]++;
+    }
+    return rb_ocl_check(a->c, err, what);
 }
 
 #define TRY(x)                                                                                                        \
@@ -202,6 +220,7 @@ rb_status rb_ocl_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(reserve(c, &c->keys, (size_t)ne, sizeof(cl_uint), "broad-phase entries"));
     TRY(reserve(c, &c->vals, (size_t)ne, sizeof(cl_uint), "broad-phase entries"));
     TRY(reserve(c, &c->entry, (size_t)ne, sizeof(cl_int4), "broad-phase entries"));
+    TRY(reserve(c, &c->sorted_entry, (size_t)ne, sizeof(cl_int4), "broad-phase entries"));
     TRY(reserve(c, &c->entry_count, (size_t)ne, sizeof(int), "broad-phase entries"));
     TRY(reserve(c, &c->entry_at, (size_t)ne, sizeof(int), "broad-phase entries"));
     a = kbegin(c, K_BP_FILL);
@@ -209,12 +228,14 @@ rb_status rb_ocl_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
         am(&a, &c->vals), am(&a, &c->entry);
     TRY(go(&a, (size_t)ns, "find_pairs"));
     TRY(radix_sort(c, ne, 30));
+    a = kbegin(c, K_BP_GATHER_ENTRIES);
+    ai(&a, ne), am(&a, &c->vals), am(&a, &c->entry), am(&a, &c->sorted_entry);
+    TRY(go(&a, (size_t)ne, "find_pairs"));
 
     // count the pairs of each entry and of each shape against the special shapes
     for (int write = 0; write < 2; ++write) {
         a = kbegin(c, K_BP_GRID_PAIRS);
-        ai(&a, ne), ai(&a, write), am(&a, &c->keys), am(&a, &c->vals), am(&a, &c->entry), am(&a, &c->cell_lo),
-            am(&a, &c->aabb_lo), am(&a, &c->aabb_hi), am(&a, &c->shape_body), am(&a, &c->flags), am(&a, &c->filter),
+        ai(&a, ne), ai(&a, write), am(&a, &c->keys), am(&a, &c->sorted_entry), am(&a, &c->aabb_lo), am(&a, &c->aabb_hi), am(&a, &c->shape_body), am(&a, &c->flags), am(&a, &c->filter),
             am(&a, &c->entry_count), am(&a, &c->entry_at), am(&a, &c->pairs_raw);
         TRY(go(&a, (size_t)ne, "find_pairs"));
         a = kbegin(c, K_BP_SPECIAL_PAIRS);

@@ -80,6 +80,12 @@ __kernel void rb_bp_classify(int ns, float inv_cell, __global const int *shape_b
     special[i] = r == RB_BP_ROLE_LARGE || r == RB_BP_ROLE_PLANE;
 }
 
+// Entry w: the shape slot in the low 28 bits (RB_MAX_SHAPES is 2^28) and three bits "this cell is
+// the shape's first cell along x / y / z" above it. Two shapes that share a cell have the lowest
+// corner of their boxes' intersection there exactly when, on every axis, one of them starts there.
+#define RB_BP_SHAPE_MASK 0x0fffffff
+#define RB_BP_FIRST_SHIFT 28
+
 // One entry per (grid shape, cell); keys[e] = cell key, vals[e] = e.
 __kernel void rb_bp_fill(int ns, __global const int *role, __global const int4 *cell_lo, __global const int4 *cell_hi,
                          __global const int *entry_start, __global uint *keys, __global uint *vals,
@@ -93,7 +99,8 @@ __kernel void rb_bp_fill(int ns, __global const int *role, __global const int4 *
     for (int x = l.x; x <= h.x; ++x)
         for (int y = l.y; y <= h.y; ++y)
             for (int z = l.z; z <= h.z; ++z) {
-                int4 c = (int4)(x, y, z, i);
+                int first = (x == l.x) | ((y == l.y) << 1) | ((z == l.z) << 2);
+                int4 c = (int4)(x, y, z, i | (first << RB_BP_FIRST_SHIFT));
                 keys[e] = rb_bp_key(c);
                 vals[e] = (uint)e;
                 entry[e] = c;
@@ -101,10 +108,18 @@ __kernel void rb_bp_fill(int ns, __global const int *role, __global const int4 *
             }
 }
 
+// The entries in key order (vals from the sort), so the pair search reads them contiguously.
+__kernel void rb_bp_gather_entries(int ne, __global const uint *vals, __global const int4 *entry,
+                                   __global int4 *sorted)
+{
+    int i = (int)get_global_id(0);
+    if (i < ne)
+        sorted[i] = entry[vals[i]];
+}
+
 // Pairs owned by sorted entry i (with the later entries of its run). write = 0: count into
 // count[i]; write = 1: write them at offset[i].
-__kernel void rb_bp_grid_pairs(int ne, int write, __global const uint *keys, __global const uint *vals,
-                               __global const int4 *entry, __global const int4 *cell_lo,
+__kernel void rb_bp_grid_pairs(int ne, int write, __global const uint *keys, __global const int4 *sorted,
                                __global const rb_float4 *aabb_lo, __global const rb_float4 *aabb_hi,
                                __global const int *shape_body, __global const uint *flags,
                                __global const uint *filter, __global int *count, __global const int *offset,
@@ -114,19 +129,17 @@ __kernel void rb_bp_grid_pairs(int ne, int write, __global const uint *keys, __g
     if (i >= ne)
         return;
     uint key = keys[i];
-    int4 ci = entry[vals[i]];
-    int a = ci.w;
-    int4 la = cell_lo[a];
+    int4 ci = sorted[i];
+    int a = ci.w & RB_BP_SHAPE_MASK, first_a = ci.w >> RB_BP_FIRST_SHIFT;
     int n = 0, at = write ? offset[i] : 0;
     for (int j = i + 1; j < ne && keys[j] == key; ++j) {
-        int4 cj = entry[vals[j]];
+        int4 cj = sorted[j];
         if (cj.x != ci.x || cj.y != ci.y || cj.z != ci.z)
             continue; // another cell with the same key
-        int b = cj.w;
-        int4 lb = cell_lo[b];
         // the cell owns the pair when it is the lowest corner of the boxes' intersection
-        if (ci.x != rb_maxi(la.x, lb.x) || ci.y != rb_maxi(la.y, lb.y) || ci.z != rb_maxi(la.z, lb.z))
+        if (((first_a | (cj.w >> RB_BP_FIRST_SHIFT)) & 7) != 7)
             continue;
+        int b = cj.w & RB_BP_SHAPE_MASK;
         if (!rb_bp_overlap(aabb_lo[a], aabb_hi[a], aabb_lo[b], aabb_hi[b]) ||
             !rb_bp_may_pair(a, b, shape_body, flags, filter))
             continue;
