@@ -1,14 +1,10 @@
 // The kernel set on the device: each function enqueues the kernels of one phase (kernels/*.cl). The
 // host reads back only the totals that size the next launches (a few ints per phase, RB_CNT_*), the
 // colour starts, and what the application asks for (bodies, pairs, contacts).
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "opencl_context.h"
 
-#define RB_SCAN_CHUNK 256   // as in kernels/scan.cl
-#define RB_SORT_BLOCK 256
 #define RB_SERIAL_SCAN_MAX 4096
 
 typedef struct karg {

@@ -1,5 +1,6 @@
-// Slots of the small `counters` buffer: totals and flags the kernels produce and the host reads back
-// (one read of RB_CNT_COUNT ints). Included by the kernels and by the host code.
+// Constants shared by the kernels and the host code: the slots of the small `counters` buffer (totals
+// and flags the kernels produce and the host reads back, one read of RB_CNT_COUNT ints) and the chunk
+// sizes of the scan and sort kernels.
 #ifndef RB_OPENCL_COUNTERS_H
 #define RB_OPENCL_COUNTERS_H
 
@@ -18,5 +19,9 @@
 #define RB_CNT_KEEP 12          // manifolds kept after shapes changed
 #define RB_CNT_SCRATCH 13       // a total nobody reads
 #define RB_CNT_COUNT 16
+
+// Elements per work-item of the scans and of the radix sort's histogram and scatter kernels.
+#define RB_SCAN_CHUNK 256
+#define RB_SORT_BLOCK 256
 
 #endif

@@ -1,8 +1,6 @@
 // Exclusive prefix sums of int arrays in three kernels (chunks, the chunk sums, add back), and a
 // stable LSD radix sort of (uint key, uint value) by 4-bit digits. No atomics: every work-item owns
 // a chunk of the input and writes its own outputs, so results are the same on every device.
-#define RB_SCAN_CHUNK 256
-#define RB_SORT_BLOCK 256
 #define RB_SORT_RADIX 16
 
 // out[i] = sum of in[chunk start .. i); sums[chunk] = sum of the chunk. in may equal out.
