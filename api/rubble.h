@@ -123,6 +123,7 @@ typedef enum rb_solver {
     RB_SOLVER_BATCHED,     ///< projected Gauss-Seidel over graph-coloured batches, warm started
     RB_SOLVER_SEQUENTIAL,  ///< pe (seed 001): penetration correction, sequential impulses largest-closing-first,
                            ///< shock propagation, per-body sleeping with gravity damping (CPU)
+    RB_SOLVER_SPLIT,       ///< projected Jacobi with mass splitting (Tonge et al. 2012), warm started
 } rb_solver;
 
 /// Tunables of the `sequential` solver (docs/solver-sequential.md). A value of 0 means "automatic":
@@ -443,6 +444,16 @@ typedef struct rb_contact {
 
 RB_API rb_status rb_world_get_contact_count(rb_world_id world, int *out);
 RB_API rb_status rb_world_get_contacts(rb_world_id world, int first, int count, rb_contact *out);
+
+/// A candidate pair of the broad phase (bounding boxes overlap); shape_a has the lower slot.
+typedef struct rb_shape_pair {
+    rb_shape_id shape_a, shape_b;
+} rb_shape_pair;
+
+/// Candidate pairs of the last step's broad phase, sorted by (shape_a, shape_b) slot, the same list
+/// on every backend (what `rubble check` compares). Pairs of destroyed shapes are not reported.
+RB_API rb_status rb_world_get_pair_count(rb_world_id world, int *out);
+RB_API rb_status rb_world_get_pairs(rb_world_id world, int first, int count, rb_shape_pair *out);
 
 // ---------------------------------------------------------------------------------------------
 // Queries

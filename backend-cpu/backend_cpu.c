@@ -9,6 +9,7 @@
 #endif
 
 #include "backend_registry.h"
+#include "contact_solver_split.h"
 #include "cpu_context.h"
 
 int rb_cpu_reserve(void **array, int *capacity, int n, size_t elem_size)
@@ -156,6 +157,7 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->scratch);
     free(c->color_order);
     free(c->constraint_color);
+    rb_cpu_split_free(c->split);
     free(ctx);
 }
 
@@ -177,15 +179,7 @@ static const char *cpu_device_name(rb_backend_ctx *ctx) { return ((rb_cpu_backen
 static int cpu_supports_solver(rb_backend_ctx *ctx, int solver)
 {
     (void)ctx;
-    return solver == RB_SOLVER_BATCHED || solver == RB_SOLVER_SEQUENTIAL;
-}
-
-// batched stays the default until sequential meets its figures on the dense scenes
-// (docs/solver-sequential.md, "Status").
-static int cpu_default_solver(rb_backend_ctx *ctx)
-{
-    (void)ctx;
-    return RB_SOLVER_BATCHED;
+    return solver == RB_SOLVER_BATCHED || solver == RB_SOLVER_SEQUENTIAL || solver == RB_SOLVER_SPLIT;
 }
 
 // The scene is stepped in place, so there is nothing to copy; but a shape slot that changed (destroyed,
@@ -255,7 +249,6 @@ const rb_backend_ops rb_cpu_backend_ops = {
     .probe = cpu_probe,
     .device_name = cpu_device_name,
     .supports_solver = cpu_supports_solver,
-    .default_solver = cpu_default_solver,
     .upload = cpu_upload,
     .download = NULL,
     .integrate_velocities = rb_cpu_integrate_velocities,

@@ -6,6 +6,7 @@
 // count. Colours run one after the other (the barrier at the end of each `omp for`).
 #include <string.h>
 
+#include "contact_solver_split.h"
 #include "cpu_context.h"
 
 typedef struct body_vel {
@@ -90,8 +91,16 @@ static void store_impulses(rb_cpu_ctx *c, float inv_h, float slop)
     }
 }
 
+void rb_cpu_store_impulses(rb_cpu_ctx *c, float inv_h, float slop)
+{
+#pragma omp parallel num_threads(c->threads)
+    store_impulses(c, inv_h, slop);
+}
+
 rb_status rb_cpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p)
 {
+    if (p->solver == RB_SOLVER_SPLIT)
+        return rb_cpu_solve_contacts_split(ctx, p);
     rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
     if (p->solver == RB_SOLVER_SEQUENTIAL) {
         rb_seq_solve(c, p);

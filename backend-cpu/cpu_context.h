@@ -118,6 +118,8 @@ typedef struct rb_cpu_ctx {
 
     int frozen_last_step;
     int awake_bodies;
+
+    struct rb_split_state *split; // the split solver's scratch (contact_solver_split.c), NULL until used
 } rb_cpu_ctx;
 
 // Grows an array to hold n elements (geometric growth); returns 0 on allocation failure.
@@ -132,6 +134,8 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
 rb_status rb_cpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p);
+// Copies the constraints' impulses back to the manifolds (read-back and next step's warm start).
+void rb_cpu_store_impulses(rb_cpu_ctx *c, float inv_h, float slop);
 
 // The sequential solver's stages (called by the kernels above when p->solver is sequential).
 rb_status rb_seq_build_batches(rb_cpu_ctx *c, const rb_step_params *p);

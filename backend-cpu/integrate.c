@@ -82,9 +82,10 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
         rb_float4 q = s->body_rot[b];
         rb_float3 new_pos = pos;
         rb_float4 new_q = q;
-        // positions move with the real velocity plus this substep's split-impulse correction (batched)
+        // positions move with the real velocity plus this substep's split-impulse correction (batched
+        // and split; the sequential solver corrects positions itself)
         rb_float3 pv = v, pw = w;
-        if (p->solver == RB_SOLVER_BATCHED) {
+        if (p->solver != RB_SOLVER_SEQUENTIAL) {
             pv = rb_add(v, rb_xyz(c->pseudo_lin_vel[b]));
             pw = rb_add(w, rb_xyz(c->pseudo_ang_vel[b]));
         }

@@ -2,6 +2,7 @@
 
 #include "cpu_context.h"
 #include "kernels/collide.h"
+#include "kernels/contact_persistence.h"
 
 static uint64_t pair_key(int a, int b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
 
@@ -26,44 +27,17 @@ static void copy_impulses(rb_contact_manifold *m, int i, const rb_contact_manifo
     m->carried_impact[i] = old->carried_impact[j];
 }
 
-// Copies the accumulated impulses of points that persist: first by feature id; then a point left
-// unmatched takes the nearest unmatched old point within `radius`. The second pass matters for
-// aligned boxes, whose clipped points switch between "incident vertex" and "edge crossing" ids as
-// a corner moves by a hair across a side plane: without it a resting stack loses its warm start.
+// Copies the accumulated impulses of the points that persist (rb_warm_match).
 static void warm_start_from(rb_contact_manifold *m, const rb_contact_manifold *old, float radius)
 {
-    int new_done[RB_MAX_MANIFOLD_POINTS] = {0}, old_used[RB_MAX_MANIFOLD_POINTS] = {0};
-    for (int i = 0; i < m->m.count; ++i) {
-        for (int j = 0; j < old->m.count; ++j) {
-            if (!old_used[j] && old->m.points[j].id == m->m.points[i].id) {
-                copy_impulses(m, i, old, j);
-                new_done[i] = old_used[j] = 1;
-                break;
-            }
-        }
-    }
-    for (int i = 0; i < m->m.count; ++i) {
-        if (new_done[i])
-            continue;
-        int best = -1;
-        float best_d2 = radius * radius;
-        for (int j = 0; j < old->m.count; ++j) {
-            float d2 = rb_len_sq(rb_sub(old->m.points[j].point, m->m.points[i].point));
-            if (!old_used[j] && d2 < best_d2) {
-                best_d2 = d2;
-                best = j;
-            }
-        }
-        if (best >= 0) {
-            copy_impulses(m, i, old, best);
-            old_used[best] = 1;
-        }
-    }
+    int src[RB_MAX_MANIFOLD_POINTS];
+    rb_warm_match(&m->m, &old->m, radius, src);
+    for (int i = 0; i < m->m.count; ++i)
+        if (src[i] >= 0)
+            copy_impulses(m, i, old, src[i]);
 }
 
-// How far the two bodies can close in on each other in one substep (linear plus the rotation of their
-// farthest surface point): contacts are made this much earlier than contact_margin alone would, so
-// a fast body is stopped at the surface instead of being found deep inside it (speculative contacts).
+// rb_closing_distance of two bodies; a sleeping body does not move.
 static float closing_distance(const rb_scene *s, int a, int b, float h)
 {
     rb_float3 va = rb_f3(0.0f, 0.0f, 0.0f), vb = va;
@@ -76,17 +50,16 @@ static float closing_distance(const rb_scene *s, int a, int b, float h)
         vb = rb_xyz(s->body_lin_vel[b]);
         spin += rb_len(rb_xyz(s->body_ang_vel[b])) * s->body_local_center[b].w;
     }
-    return h * (rb_len(rb_sub(va, vb)) + spin);
+    return rb_closing_distance(va, vb, spin, h);
 }
 
-// Friction combines by geometric mean, restitution by maximum (see rb_shape_def in rubble.h).
 static void mix_materials(const rb_scene *s, rb_contact_manifold *m)
 {
     rb_float4 a = s->shape_material[m->shape_a], b = s->shape_material[m->shape_b];
-    m->friction = sqrtf(a.x * b.x);
-    float sa = a.w > 0.0f ? a.w : a.x, sb = b.w > 0.0f ? b.w : b.x;
-    m->static_friction = sqrtf(sa * sb);
-    m->restitution = a.y > b.y ? a.y : b.y;
+    m->friction = rb_mix_friction(a.x, b.x);
+    float sa = a.w > 0.0f ? a.w : a.x, sb = b.w > 0.0f ? b.w : b.x; // static friction, 0 = kinetic
+    m->static_friction = rb_mix_friction(sa, sb);
+    m->restitution = rb_mix_restitution(a.y, b.y);
 }
 
 rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)

@@ -14,7 +14,7 @@
 #include "scene.h"
 
 // Bumped whenever a struct below changes layout or a function changes meaning.
-#define RB_BACKEND_ABI_VERSION 1
+#define RB_BACKEND_ABI_VERSION 2
 
 typedef struct rb_backend_ctx rb_backend_ctx;
 
@@ -86,7 +86,6 @@ typedef struct rb_backend_ops {
     rb_status (*probe)(char *device, size_t device_size, char *msg, size_t msg_size);
     const char *(*device_name)(rb_backend_ctx *ctx);
     int (*supports_solver)(rb_backend_ctx *ctx, int solver);
-    int (*default_solver)(rb_backend_ctx *ctx);
 
     // Host <-> device. upload sends what scene->dirty marks; download brings body state back.
     rb_status (*upload)(rb_backend_ctx *ctx);
@@ -110,6 +109,10 @@ typedef struct rb_backend_ops {
     void (*get_stats)(rb_backend_ctx *ctx, rb_backend_stats *out);
     // Bodies whose state went non-finite since the last call (already restored and frozen).
     int (*frozen_in_last_step)(rb_backend_ctx *ctx);
+
+    // Since ABI 2. What went wrong in the last failed call, as a sentence (device, reason, build
+    // log), or "" / NULL: the core puts it into the world's error message. May be NULL.
+    const char *(*last_error)(rb_backend_ctx *ctx);
 } rb_backend_ops;
 
 typedef const rb_backend_ops *(*rb_backend_module_fn)(int abi_version);

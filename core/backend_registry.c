@@ -46,6 +46,7 @@ const char *rb_solver_name(rb_solver solver)
     case RB_SOLVER_DEFAULT: return "default";
     case RB_SOLVER_BATCHED: return "batched";
     case RB_SOLVER_SEQUENTIAL: return "sequential";
+    case RB_SOLVER_SPLIT: return "split";
     }
     return "unknown";
 }
@@ -54,13 +55,13 @@ rb_status rb_solver_from_name(const char *name, rb_solver *out)
 {
     if (!name || !out)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "rb_solver_from_name: name and out must not be NULL");
-    for (int i = RB_SOLVER_DEFAULT; i <= RB_SOLVER_SEQUENTIAL; ++i) {
+    for (int i = RB_SOLVER_DEFAULT; i <= RB_SOLVER_SPLIT; ++i) {
         if (strcasecmp(name, rb_solver_name((rb_solver)i)) == 0) {
             *out = (rb_solver)i;
             return RB_OK;
         }
     }
-    return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "unknown solver '%s': expected sequential, batched or default", name);
+    return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "unknown solver '%s': expected batched, split, sequential or default", name);
 }
 
 // ---- threads ----
@@ -151,7 +152,10 @@ static int try_module_path(const char *dir, const char *file, void **handle, con
         append(tried, tried_size, "%s%s: not found; ", path, "");
         return 0;
     }
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    // RTLD_NODELETE: a module stays mapped after dlclose. A GPU driver it pulls in (the OpenCL ICD
+    // loader and PoCL) keeps worker threads and process-wide state that outlive any one world, and
+    // must not be unmapped under them; it also lets sanitizers name the driver in their reports.
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!h) {
         append(tried, tried_size, "%s: %s; ", path, dlerror());
         return 0;
@@ -178,28 +182,36 @@ static int try_module_path(const char *dir, const char *file, void **handle, con
 
 // Finds and loads librubble-<name>.so: RUBBLE_MODULE_PATH (':'-separated), the directory of
 // librubble, then the install directory.
-static rb_status load_module(rb_backend b, void **handle, const rb_backend_ops **ops, char *msg, size_t msg_size)
+// `skipped` (optional) receives the candidates that were tried and failed before the one loaded.
+static rb_status load_module(rb_backend b, void **handle, const rb_backend_ops **ops, char *msg, size_t msg_size,
+                             char *skipped, size_t skipped_size)
 {
     char file[64];
     snprintf(file, sizeof file, "librubble-%s.so", rb_backend_name(b));
     char tried[2048] = "";
+    rb_status found = RB_ERR_BACKEND_UNAVAILABLE;
     const char *env = getenv("RUBBLE_MODULE_PATH");
     if (env && *env) {
         char dirs[PATH_MAX];
         snprintf(dirs, sizeof dirs, "%s", env);
         char *save = NULL;
-        for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save))
+        for (char *d = strtok_r(dirs, ":", &save); d && found != RB_OK; d = strtok_r(NULL, ":", &save))
             if (try_module_path(d, file, handle, ops, tried, sizeof tried))
-                return RB_OK;
+                found = RB_OK;
     }
     char dir[PATH_MAX];
-    if (library_dir(dir, sizeof dir) && try_module_path(dir, file, handle, ops, tried, sizeof tried))
-        return RB_OK;
-    if (try_module_path(RB_MODULE_DIR, file, handle, ops, tried, sizeof tried))
-        return RB_OK;
+    if (found != RB_OK && library_dir(dir, sizeof dir) && try_module_path(dir, file, handle, ops, tried, sizeof tried))
+        found = RB_OK;
+    if (found != RB_OK && try_module_path(RB_MODULE_DIR, file, handle, ops, tried, sizeof tried))
+        found = RB_OK;
     size_t len = strlen(tried);
     if (len >= 2)
         tried[len - 2] = '\0'; // drop the trailing "; "
+    if (found == RB_OK) {
+        if (skipped)
+            snprintf(skipped, skipped_size, "%s", tried);
+        return RB_OK;
+    }
     snprintf(msg, msg_size, "module %s could not be loaded (%s).%s", file, tried, module_built_note(b));
     return RB_ERR_BACKEND_UNAVAILABLE;
 }
@@ -216,10 +228,11 @@ static rb_status start_backend(rb_backend b, int threads, int require_gpu, rb_sc
 {
     const rb_backend_ops *ops = NULL;
     void *module = NULL;
+    char skipped[1024] = "";
     if (b == RB_BACKEND_CPU) {
         ops = &rb_cpu_backend_ops;
     } else {
-        rb_status s = load_module(b, &module, &ops, reason, reason_size);
+        rb_status s = load_module(b, &module, &ops, reason, reason_size, skipped, sizeof skipped);
         if (s != RB_OK)
             return s;
     }
@@ -228,7 +241,9 @@ static rb_status start_backend(rb_backend b, int threads, int require_gpu, rb_sc
     char msg[1024] = "";
     rb_status s = ops->create(scene, &cfg, &ctx, msg, sizeof msg);
     if (s != RB_OK) {
-        snprintf(reason, reason_size, "%s", msg[0] ? msg : rb_status_string(s));
+        // modules passed over on the way (RUBBLE_MODULE_PATH) are part of the story
+        rb_format(reason, reason_size, "%s%s%s%s", msg[0] ? msg : rb_status_string(s),
+                  skipped[0] ? " (modules passed over before this one: " : "", skipped, skipped[0] ? ")" : "");
         rb_registry_close(module);
         return s;
     }
@@ -309,7 +324,7 @@ rb_status rb_backend_probe(rb_backend backend, rb_backend_info *out)
     const rb_backend_ops *ops = &rb_cpu_backend_ops;
     void *module = NULL;
     if (backend != RB_BACKEND_CPU) {
-        if (load_module(backend, &module, &ops, out->message, sizeof out->message) != RB_OK)
+        if (load_module(backend, &module, &ops, out->message, sizeof out->message, NULL, 0) != RB_OK)
             return RB_OK; // not built / not loadable: reported in out->message
     }
     out->built = true;

@@ -72,8 +72,10 @@ static rb_status run_phase(rb_world *w, kernel_fn fn, const rb_step_params *p, f
     double t0 = now_ms();
     rb_status s = fn(w->backend, p);
     *phase_ms += (float)(now_ms() - t0);
-    if (s != RB_OK)
-        return rb_fail(w, s, "backend '%s' failed in %s: %s", w->ops->name, name, rb_status_string(s));
+    if (s != RB_OK) {
+        const char *why = w->ops->last_error ? w->ops->last_error(w->backend) : NULL;
+        return rb_fail(w, s, "backend '%s' failed in %s: %s", w->ops->name, name, why && *why ? why : rb_status_string(s));
+    }
     return RB_OK;
 }
 
@@ -136,8 +138,11 @@ rb_status rb_world_step(rb_world_id id)
         double t0 = now_ms();
         s = w->ops->upload(w->backend);
         prof.transfer += (float)(now_ms() - t0);
-        if (s != RB_OK)
-            return rb_fail(w, s, "backend '%s' could not upload the scene: %s", w->ops->name, rb_status_string(s));
+        if (s != RB_OK) {
+            const char *why = w->ops->last_error ? w->ops->last_error(w->backend) : NULL;
+            return rb_fail(w, s, "backend '%s' could not upload the scene: %s", w->ops->name,
+                           why && *why ? why : rb_status_string(s));
+        }
     }
 
     rb_step_params p = resolve_params(w);

@@ -166,7 +166,7 @@ static rb_status validate_def(const rb_world_def *d)
     if (d->position_iterations < 0 || d->position_iterations > 1000)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "position_iterations must be in [0, 1000], got %d",
                               d->position_iterations);
-    if ((int)d->solver < RB_SOLVER_DEFAULT || (int)d->solver > RB_SOLVER_SEQUENTIAL)
+    if ((int)d->solver < RB_SOLVER_DEFAULT || (int)d->solver > RB_SOLVER_SPLIT)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "unknown solver %d", (int)d->solver);
     if ((s = validate_sequential(&d->sequential)) != RB_OK)
         return s;
@@ -258,16 +258,16 @@ rb_status rb_create_world(const rb_world_def *def, rb_world_id *out)
     snprintf(w->backend_selection, sizeof w->backend_selection, "%s", choice.selection);
     snprintf(w->device_name, sizeof w->device_name, "%s", w->ops->device_name(w->backend));
     if (w->settings.solver == RB_SOLVER_DEFAULT)
-        w->settings.solver = (rb_solver)w->ops->default_solver(w->backend);
+        w->settings.solver = RB_SOLVER_BATCHED;
     if (!w->ops->supports_solver(w->backend, (int)w->settings.solver)) {
-        rb_status us = rb_fail_global(RB_ERR_UNSUPPORTED, "backend '%s' does not implement the '%s' solver",
-                                      w->ops->name, rb_solver_name(w->settings.solver));
+        rb_solver asked = w->settings.solver;
         w->ops->destroy(w->backend);
         rb_registry_close(w->module_handle);
         pthread_mutex_lock(&g_worlds_lock);
         w->in_use = false;
         pthread_mutex_unlock(&g_worlds_lock);
-        return us;
+        return rb_fail_global(RB_ERR_UNSUPPORTED, "backend '%s' does not implement the '%s' solver", choice.ops->name,
+                              rb_solver_name(asked));
     }
 
     if (def->body_capacity > 0 || def->shape_capacity > 0) {
@@ -420,8 +420,8 @@ rb_status rb_world_set_solver(rb_world_id id, rb_solver solver)
     if (!w)
         return s;
     rb_world_def d = w->settings;
-    d.solver = solver == RB_SOLVER_DEFAULT ? (rb_solver)w->ops->default_solver(w->backend) : solver;
-    if ((int)solver < RB_SOLVER_DEFAULT || (int)solver > RB_SOLVER_SEQUENTIAL)
+    d.solver = solver == RB_SOLVER_DEFAULT ? RB_SOLVER_BATCHED : solver;
+    if ((int)solver < RB_SOLVER_DEFAULT || (int)solver > RB_SOLVER_SPLIT)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "unknown solver %d", (int)solver);
     if (!w->ops->supports_solver(w->backend, (int)d.solver))
         return rb_fail(w, RB_ERR_UNSUPPORTED, "backend '%s' does not implement the '%s' solver", w->ops->name,

@@ -31,6 +31,9 @@ fi
 
 setup_args=(-Dbuildtype=release)
 if [ "$mode" = test ]; then setup_args+=(-Dwerror=true -Dtests=enabled); else setup_args+=(-Dtests=disabled); fi
+# extra meson options from the caller (CI passes -Dopencl=enabled)
+read -r -a extra_args <<< "${RUBBLE_MESON_OPTIONS:-}"
+setup_args+=("${extra_args[@]}")
 if [ -f build/build.ninja ]; then
   meson setup --reconfigure build "${setup_args[@]}" >/dev/null
 else

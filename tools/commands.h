@@ -8,10 +8,12 @@
 int cmd_info(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 extern const char cmd_info_usage[];
 extern const char cmd_run_usage[];
 extern const char cmd_bench_usage[];
+extern const char cmd_check_usage[];
 
 /// Creates a world from rb_default_world_def() and the common options (backend, solver, threads).
 /// On failure prints "rubble COMMAND: <library message>" and returns CLI_EXIT_FAIL.

@@ -12,6 +12,7 @@ static const char k_usage[] =
     "  info      version, backends (built, can start here, device), threads, environment\n"
     "  run       run a scene file or a built-in scene and print a summary (CSV, state hash)\n"
     "  bench     benchmark a standard scene (BENCH-SCENES.md); prints one JSON line\n"
+    "  check     run a scene on two backends and compare them kernel by kernel\n"
     "  help      this text, or a command's: rubble help COMMAND\n"
     "\n"
     "  rubble --version        print the version\n"
@@ -32,6 +33,7 @@ static const command k_commands[] = {
     {"info", cmd_info, cmd_info_usage},
     {"run", cmd_run, cmd_run_usage},
     {"bench", cmd_bench, cmd_bench_usage},
+    {"check", cmd_check, cmd_check_usage},
 };
 enum { COMMAND_COUNT = sizeof k_commands / sizeof k_commands[0] };
 
@@ -57,7 +59,7 @@ static int cmd_help(int argc, char **argv)
     }
     const command *c = find_command(argv[1]);
     if (!c)
-        return cli_usage_error(NULL, "unknown command '%s': expected info, run, bench or help", argv[1]);
+        return cli_usage_error(NULL, "unknown command '%s': expected info, run, bench, check or help", argv[1]);
     fputs(c->usage, stdout);
     return CLI_EXIT_OK;
 }
@@ -79,7 +81,7 @@ int main(int argc, char **argv)
     if (!c) {
         if (name[0] == '-')
             return cli_usage_error(NULL, "unknown option '%s': options follow the command", name);
-        return cli_usage_error(NULL, "unknown command '%s': expected info, run, bench or help", name);
+        return cli_usage_error(NULL, "unknown command '%s': expected info, run, bench, check or help", name);
     }
     return c->run(argc - 1, argv + 1);
 }

@@ -3,7 +3,9 @@
 // by tests/check_kernels_portable.sh; never run.
 #include "collide.h"
 #include "contact_sequential.h"
+#include "contact_persistence.h"
 #include "contact_solver.h"
+#include "contact_solver_split.h"
 #include "integrate.h"
 #include "mass_properties.h"
 #include "raycast.h"

@@ -1,0 +1,132 @@
+// build_batches: wake the sleeping groups that a moving body touches, colour the constraints and
+// prepare them. The colouring is the greedy one of backend-cpu/graph_color.c, in manifold order, run
+// by one work-item: it is what makes the GPU's batches, and so its solver sweeps, the same as the
+// CPU's, which the cross-check relies on.
+#define RB_MAX_COLORS 64
+
+__kernel void rb_mark_sleepers(int nm, __global const rb_contact_manifold *m, __global const uint *flags,
+                               __global const int *sleep_group, __global uchar *wake_group, __global int *counters)
+{
+    int i = (int)get_global_id(0);
+    if (i >= nm)
+        return;
+    int a = m[i].body_a, b = m[i].body_b;
+    uint fa = flags[a], fb = flags[b];
+    int sleeper = -1;
+    if ((fa & RB_BODY_AWAKE) && !(fb & RB_BODY_AWAKE) && rb_is_dynamic_flags(fb))
+        sleeper = b;
+    else if ((fb & RB_BODY_AWAKE) && !(fa & RB_BODY_AWAKE) && rb_is_dynamic_flags(fa))
+        sleeper = a;
+    if (sleeper < 0)
+        return;
+    int group = sleep_group[sleeper] >= 0 ? sleep_group[sleeper] : sleeper;
+    // every writer writes the same values: no atomics needed
+    wake_group[group] = 1;
+    counters[RB_CNT_WAKE] = 1;
+}
+
+__kernel void rb_wake_groups(int nb, __global uint *flags, __global rb_float4 *params, __global int *sleep_group,
+                             __global const uchar *wake_group)
+{
+    int b = (int)get_global_id(0);
+    if (b >= nb)
+        return;
+    uint f = flags[b];
+    if (!(f & RB_BODY_ALIVE) || (f & RB_BODY_AWAKE) || (f & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T ||
+        (f & RB_BODY_FROZEN))
+        return;
+    int group = sleep_group[b] >= 0 ? sleep_group[b] : b;
+    if (wake_group[group]) {
+        flags[b] = f | RB_BODY_AWAKE;
+        params[b].w = 0.0f;
+        sleep_group[b] = -1;
+    }
+}
+
+// One work-item: colours (color_mask cleared beforehand), the constraint order, each constraint's
+// first point, colour starts, colour count and whether any manifold bounces.
+__kernel void rb_color_serial(int nm, __global const rb_contact_manifold *m, __global const uint *flags,
+                              __global ulong *color_mask, __global int *constraint_color, __global int *color_order,
+                              __global int *color_start, __global int *first_point, __global int *counters)
+{
+    if (get_global_id(0) != 0)
+        return;
+    int count[RB_MAX_COLORS + 1];
+    for (int k = 0; k <= RB_MAX_COLORS; ++k)
+        count[k] = 0;
+    int used = 0, bounce = 0;
+    for (int i = 0; i < nm; ++i) {
+        int a = m[i].body_a, b = m[i].body_b;
+        int da = rb_is_dynamic_flags(flags[a]), db = rb_is_dynamic_flags(flags[b]);
+        ulong taken = (da ? color_mask[a] : 0ul) | (db ? color_mask[b] : 0ul);
+        int color = RB_MAX_COLORS;
+        if (~taken) {
+            ulong free_bits = ~taken;
+            color = 63 - (int)clz(free_bits & (~free_bits + 1ul)); // lowest free colour
+            ulong bit = 1ul << color;
+            if (da)
+                color_mask[a] |= bit;
+            if (db)
+                color_mask[b] |= bit;
+            used = rb_maxi(used, color + 1);
+        }
+        constraint_color[i] = color;
+        count[color]++;
+        bounce |= m[i].restitution > 0.0f;
+    }
+    int start = 0;
+    for (int k = 0; k <= RB_MAX_COLORS; ++k) {
+        color_start[k] = start;
+        start += count[k];
+        count[k] = color_start[k]; // fill position
+    }
+    color_start[RB_MAX_COLORS + 1] = start;
+    for (int i = 0; i < nm; ++i)
+        color_order[count[constraint_color[i]]++] = i;
+    int first = 0;
+    for (int j = 0; j < nm; ++j) {
+        first_point[j] = first;
+        first += m[color_order[j]].m.count;
+    }
+    counters[RB_CNT_COLORS] = used;
+    counters[RB_CNT_RESTITUTION] = bounce;
+}
+
+// Constraint j from manifold color_order[j] (backend-cpu/graph_color.c prepare_constraints).
+__kernel void rb_prepare_constraints(int nm, float slop, __global const rb_contact_manifold *m,
+                                     __global const int *color_order, __global const int *first_point,
+                                     __global const uint *flags, __global const rb_float4 *pos,
+                                     __global const rb_float4 *lin_vel, __global const rb_float4 *ang_vel,
+                                     __global const rb_float4 *inv_diag, __global const rb_mat3 *inv_inertia_world,
+                                     __global rb_contact_constraint *cons, __global rb_contact_point *points)
+{
+    int j = (int)get_global_id(0);
+    if (j >= nm)
+        return;
+    rb_contact_manifold mf = m[color_order[j]];
+    int a = mf.body_a, b = mf.body_b;
+    int dyn_a = rb_is_dynamic_flags(flags[a]), dyn_b = rb_is_dynamic_flags(flags[b]);
+    rb_contact_constraint k;
+    k.first_point = first_point[j];
+    k.body_a = (flags[a] & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T ? -1 : a;
+    k.body_b = (flags[b] & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T ? -1 : b;
+    rb_contact_warm warm[RB_MAX_MANIFOLD_POINTS];
+    for (int i = 0; i < mf.m.count; ++i) {
+        warm[i].friction = mf.friction_impulse[i];
+        warm[i].normal = mf.normal_impulse[i];
+        warm[i].carried_impact = mf.carried_impact[i];
+    }
+    rb_float3 zero = rb_f3(0.0f, 0.0f, 0.0f);
+    rb_float3 va = k.body_a >= 0 ? rb_xyz(lin_vel[a]) : zero;
+    rb_float3 wa = k.body_a >= 0 ? rb_xyz(ang_vel[a]) : zero;
+    rb_float3 vb = k.body_b >= 0 ? rb_xyz(lin_vel[b]) : zero;
+    rb_float3 wb = k.body_b >= 0 ? rb_xyz(ang_vel[b]) : zero;
+    rb_contact_point pts[RB_MAX_MANIFOLD_POINTS];
+    rb_manifold man = mf.m;
+    rb_contact_prepare(&k, pts, &man, mf.friction, mf.restitution, slop, warm, rb_xyz(pos[a]), va, wa,
+                       dyn_a ? inv_diag[a].w : 0.0f, inv_inertia_world[a], rb_xyz(pos[b]), vb, wb,
+                       dyn_b ? inv_diag[b].w : 0.0f, inv_inertia_world[b]);
+    cons[j] = k;
+    for (int i = 0; i < mf.m.count; ++i)
+        points[k.first_point + i] = pts[i];
+}

@@ -1,0 +1,225 @@
+// find_pairs: a sort-based uniform grid (after Le Grand, GPU Gems 3 ch. 32, and seed 000), with no
+// atomics. Every finite shape gets one entry per cell its AABB touches; entries are sorted by a
+// 30-bit cell key (the cell coordinates modulo 1024 per axis, so any scene fits: cells that alias
+// share a key but not a cell, and pairs are tested on the true cell); within a run of equal keys a
+// pair is emitted only by the cell that holds the lowest corner of the two boxes' intersection, so
+// each overlapping pair is found exactly once. Pairs are counted, the counts scanned, and the pairs
+// written at their offsets (sort-and-compact). Shapes that would touch more than RB_BP_MAX_CELLS
+// cells, or whose box is not finite, are "large"; they and the planes are tested against every
+// finite shape. The pair rules are those of backend-cpu/broad_phase.h.
+#define RB_BP_ROLE_SKIP 0
+#define RB_BP_ROLE_GRID 1
+#define RB_BP_ROLE_LARGE 2
+#define RB_BP_ROLE_PLANE 3
+#define RB_BP_MAX_CELLS 64
+#define RB_BP_COORD_MAX 1.0e9f
+
+RB_FN uint rb_bp_key(int4 c)
+{
+    return ((uint)(c.x & 1023) << 20) | ((uint)(c.y & 1023) << 10) | (uint)(c.z & 1023);
+}
+
+RB_FN int rb_bp_overlap(rb_float4 alo, rb_float4 ahi, rb_float4 blo, rb_float4 bhi)
+{
+    return alo.x <= bhi.x && blo.x <= ahi.x && alo.y <= bhi.y && blo.y <= ahi.y && alo.z <= bhi.z && blo.z <= ahi.z;
+}
+
+// The AABB's lowest corner along n is at or below the plane's offset.
+RB_FN int rb_bp_reaches_plane(rb_float4 lo, rb_float4 hi, rb_float4 plane)
+{
+    float x = plane.x > 0.0f ? lo.x : hi.x;
+    float y = plane.y > 0.0f ? lo.y : hi.y;
+    float z = plane.z > 0.0f ? lo.z : hi.z;
+    return plane.x * x + plane.y * y + plane.z * z <= plane.w;
+}
+
+// Different bodies, one of them dynamic and one of them awake, and the filters agree.
+RB_FN int rb_bp_may_pair(int a, int b, __global const int *shape_body, __global const uint *flags,
+                         __global const uint *filter)
+{
+    int ba = shape_body[a], bb = shape_body[b];
+    if (ba == bb)
+        return 0;
+    uint fa = flags[ba], fb = flags[bb];
+    int dynamic = rb_is_dynamic_flags(fa) || rb_is_dynamic_flags(fb);
+    int awake = (fa & RB_BODY_AWAKE) || (fb & RB_BODY_AWAKE);
+    return dynamic && awake && (filter[2 * a] & filter[2 * b + 1]) != 0 && (filter[2 * b] & filter[2 * a + 1]) != 0;
+}
+
+__kernel void rb_bp_classify(int ns, float inv_cell, __global const int *shape_body, __global const int *shape_type,
+                             __global const uint *flags, __global const rb_float4 *aabb_lo,
+                             __global const rb_float4 *aabb_hi, __global int *role, __global int4 *cell_lo,
+                             __global int4 *cell_hi, __global int *cell_count, __global int *special)
+{
+    int i = (int)get_global_id(0);
+    if (i >= ns)
+        return;
+    int b = shape_body[i];
+    int r = RB_BP_ROLE_SKIP, cells = 0;
+    if (b >= 0 && !(flags[b] & RB_BODY_FROZEN)) {
+        if (shape_type[i] == RB_GEOM_PLANE) {
+            r = RB_BP_ROLE_PLANE;
+        } else {
+            rb_float4 lo = aabb_lo[i], hi = aabb_hi[i];
+            float lx = floor(lo.x * inv_cell), ly = floor(lo.y * inv_cell), lz = floor(lo.z * inv_cell);
+            float hx = floor(hi.x * inv_cell), hy = floor(hi.y * inv_cell), hz = floor(hi.z * inv_cell);
+            int finite = lx >= -RB_BP_COORD_MAX && ly >= -RB_BP_COORD_MAX && lz >= -RB_BP_COORD_MAX &&
+                         hx <= RB_BP_COORD_MAX && hy <= RB_BP_COORD_MAX && hz <= RB_BP_COORD_MAX;
+            r = RB_BP_ROLE_LARGE;
+            if (finite && (hx - lx + 1.0f) * (hy - ly + 1.0f) * (hz - lz + 1.0f) <= (float)RB_BP_MAX_CELLS) {
+                int4 l = (int4)((int)lx, (int)ly, (int)lz, 0), h = (int4)((int)hx, (int)hy, (int)hz, 0);
+                cell_lo[i] = l;
+                cell_hi[i] = h;
+                cells = (h.x - l.x + 1) * (h.y - l.y + 1) * (h.z - l.z + 1);
+                r = RB_BP_ROLE_GRID;
+            }
+        }
+    }
+    role[i] = r;
+    cell_count[i] = cells;
+    special[i] = r == RB_BP_ROLE_LARGE || r == RB_BP_ROLE_PLANE;
+}
+
+// Entry w: the shape slot in the low 28 bits (RB_MAX_SHAPES is 2^28) and three bits "this cell is
+// the shape's first cell along x / y / z" above it. Two shapes that share a cell have the lowest
+// corner of their boxes' intersection there exactly when, on every axis, one of them starts there.
+#define RB_BP_SHAPE_MASK 0x0fffffff
+#define RB_BP_FIRST_SHIFT 28
+
+// One entry per (grid shape, cell); keys[e] = cell key, vals[e] = e.
+__kernel void rb_bp_fill(int ns, __global const int *role, __global const int4 *cell_lo, __global const int4 *cell_hi,
+                         __global const int *entry_start, __global uint *keys, __global uint *vals,
+                         __global int4 *entry)
+{
+    int i = (int)get_global_id(0);
+    if (i >= ns || role[i] != RB_BP_ROLE_GRID)
+        return;
+    int4 l = cell_lo[i], h = cell_hi[i];
+    int e = entry_start[i];
+    for (int x = l.x; x <= h.x; ++x)
+        for (int y = l.y; y <= h.y; ++y)
+            for (int z = l.z; z <= h.z; ++z) {
+                int first = (x == l.x) | ((y == l.y) << 1) | ((z == l.z) << 2);
+                int4 c = (int4)(x, y, z, i | (first << RB_BP_FIRST_SHIFT));
+                keys[e] = rb_bp_key(c);
+                vals[e] = (uint)e;
+                entry[e] = c;
+                ++e;
+            }
+}
+
+// The entries in key order (vals from the sort), so the pair search reads them contiguously.
+__kernel void rb_bp_gather_entries(int ne, __global const uint *vals, __global const int4 *entry,
+                                   __global int4 *sorted)
+{
+    int i = (int)get_global_id(0);
+    if (i < ne)
+        sorted[i] = entry[vals[i]];
+}
+
+// Pairs owned by sorted entry i (with the later entries of its run). write = 0: count into
+// count[i]; write = 1: write them at offset[i].
+__kernel void rb_bp_grid_pairs(int ne, int write, __global const uint *keys, __global const int4 *sorted,
+                               __global const rb_float4 *aabb_lo, __global const rb_float4 *aabb_hi,
+                               __global const int *shape_body, __global const uint *flags,
+                               __global const uint *filter, __global int *count, __global const int *offset,
+                               __global rb_pair *pairs)
+{
+    int i = (int)get_global_id(0);
+    if (i >= ne)
+        return;
+    uint key = keys[i];
+    int4 ci = sorted[i];
+    int a = ci.w & RB_BP_SHAPE_MASK, first_a = ci.w >> RB_BP_FIRST_SHIFT;
+    int n = 0, at = write ? offset[i] : 0;
+    for (int j = i + 1; j < ne && keys[j] == key; ++j) {
+        int4 cj = sorted[j];
+        if (cj.x != ci.x || cj.y != ci.y || cj.z != ci.z)
+            continue; // another cell with the same key
+        // the cell owns the pair when it is the lowest corner of the boxes' intersection
+        if (((first_a | (cj.w >> RB_BP_FIRST_SHIFT)) & 7) != 7)
+            continue;
+        int b = cj.w & RB_BP_SHAPE_MASK;
+        if (!rb_bp_overlap(aabb_lo[a], aabb_hi[a], aabb_lo[b], aabb_hi[b]) ||
+            !rb_bp_may_pair(a, b, shape_body, flags, filter))
+            continue;
+        if (write) {
+            rb_pair p;
+            p.shape_a = rb_mini(a, b);
+            p.shape_b = rb_maxi(a, b);
+            pairs[at + n] = p;
+        }
+        ++n;
+    }
+    if (!write)
+        count[i] = n;
+}
+
+// Each finite shape i against the large shapes (two large shapes meet once, from the later one) and
+// the planes. `special` lists them in ascending slot order.
+__kernel void rb_bp_special_pairs(int ns, int nspecial, int write, __global const int *special,
+                                  __global const int *role, __global const rb_float4 *aabb_lo,
+                                  __global const rb_float4 *aabb_hi, __global const rb_float4 *plane_world,
+                                  __global const int *shape_body, __global const uint *flags,
+                                  __global const uint *filter, __global int *count, __global const int *offset,
+                                  __global rb_pair *pairs)
+{
+    int i = (int)get_global_id(0);
+    if (i >= ns)
+        return;
+    int ri = role[i];
+    int n = 0, at = write ? offset[i] : 0;
+    if (ri == RB_BP_ROLE_GRID || ri == RB_BP_ROLE_LARGE) {
+        rb_float4 lo = aabb_lo[i], hi = aabb_hi[i];
+        for (int l = 0; l < nspecial; ++l) {
+            int j = special[l];
+            int hit;
+            if (role[j] == RB_BP_ROLE_LARGE) {
+                if (ri == RB_BP_ROLE_LARGE && j >= i)
+                    continue;
+                hit = rb_bp_overlap(lo, hi, aabb_lo[j], aabb_hi[j]);
+            } else {
+                hit = rb_bp_reaches_plane(lo, hi, plane_world[j]);
+            }
+            if (!hit || !rb_bp_may_pair(i, j, shape_body, flags, filter))
+                continue;
+            if (write) {
+                rb_pair p;
+                p.shape_a = rb_mini(i, j);
+                p.shape_b = rb_maxi(i, j);
+                pairs[at + n] = p;
+            }
+            ++n;
+        }
+    }
+    if (!write)
+        count[i] = n;
+}
+
+// special[k] = i for the k-th flagged shape (offsets from a scan of the flags).
+__kernel void rb_compact_indices(int n, __global const int *flag, __global const int *offset, __global int *out)
+{
+    int i = (int)get_global_id(0);
+    if (i < n && flag[i])
+        out[offset[i]] = i;
+}
+
+// Sorting the pairs by (a, b): two stable passes, by b then by a. These make the keys of each pass.
+__kernel void rb_pair_keys(int n, int by_a, __global const rb_pair *pairs, __global const uint *order,
+                           __global uint *keys, __global uint *vals)
+{
+    int i = (int)get_global_id(0);
+    if (i >= n)
+        return;
+    uint src = order ? order[i] : (uint)i;
+    rb_pair p = pairs[src];
+    keys[i] = (uint)(by_a ? p.shape_a : p.shape_b);
+    vals[i] = src;
+}
+
+__kernel void rb_pair_gather(int n, __global const rb_pair *in, __global const uint *order, __global rb_pair *out)
+{
+    int i = (int)get_global_id(0);
+    if (i < n)
+        out[i] = in[order[i]];
+}

@@ -1,0 +1,154 @@
+// integrate_velocities and integrate_positions (backend-cpu/integrate.c), and update_sleep
+// (backend-cpu/islands.c).
+
+// Forces act for the whole step: they are consumed (zeroed) at its last substep.
+__kernel void rb_integrate_velocities(int nb, rb_float4 gravity4, float h, int last_substep, __global uint *flags,
+                                      __global rb_float4 *lin, __global rb_float4 *ang,
+                                      __global const rb_float4 *inertia_diag, __global const rb_float4 *inertia_off,
+                                      __global const rb_float4 *inv_diag, __global const rb_mat3 *inv_inertia_world,
+                                      __global const rb_float4 *rot, __global rb_float4 *force,
+                                      __global rb_float4 *torque, __global const rb_float4 *params,
+                                      __global int *frozen)
+{
+    int b = (int)get_global_id(0);
+    if (b >= nb)
+        return;
+    uint f = flags[b];
+    rb_float3 fo = rb_xyz(force[b]), to = rb_xyz(torque[b]);
+    if (last_substep) {
+        force[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+        torque[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+    frozen[b] = 0;
+    if (!rb_is_dynamic_flags(f) || !(f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN))
+        return;
+    rb_float3 v = rb_xyz(lin[b]), w = rb_xyz(ang[b]);
+    rb_float4 d = inertia_diag[b], o = inertia_off[b];
+    rb_mat3 inertia = rb_mat3_symmetric(rb_xyz(d), rb_xyz(o));
+    rb_integrate_velocity(&v, &w, rb_xyz(gravity4), inv_diag[b].w, inv_inertia_world[b], inertia, rot[b], fo, to,
+                          params[b], h);
+    if (!rb_is_finite3(v) || !rb_is_finite3(w)) {
+        lin[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+        ang[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+        flags[b] = (f | RB_BODY_FROZEN) & ~RB_BODY_AWAKE;
+        frozen[b] = 1;
+        return;
+    }
+    lin[b] = rb_f4_from3(v, 0.0f);
+    ang[b] = rb_f4_from3(w, 0.0f);
+}
+
+__kernel void rb_zero_pseudo(int nb, __global rb_float4 *plin, __global rb_float4 *pang)
+{
+    int b = (int)get_global_id(0);
+    if (b < nb) {
+        plin[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+        pang[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+}
+
+__kernel void rb_integrate_positions(int nb, float h, __global uint *flags, __global rb_float4 *pos,
+                                     __global rb_float4 *rot, __global rb_float4 *lin, __global rb_float4 *ang,
+                                     __global const rb_float4 *plin, __global const rb_float4 *pang,
+                                     __global int *frozen)
+{
+    int b = (int)get_global_id(0);
+    if (b >= nb)
+        return;
+    uint f = flags[b];
+    if ((f & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T || !(f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN) ||
+        !(f & RB_BODY_ALIVE))
+        return;
+    rb_float3 v = rb_xyz(lin[b]), w = rb_xyz(ang[b]);
+    rb_float3 new_pos = rb_xyz(pos[b]);
+    rb_float4 new_q = rot[b];
+    rb_float3 pv = rb_add(v, rb_xyz(plin[b])), pw = rb_add(w, rb_xyz(pang[b]));
+    rb_integrate_position(&new_pos, &new_q, pv, pw, h);
+    int finite = rb_is_finite3(new_pos) && rb_is_finite3(v) && rb_is_finite3(w) &&
+                 rb_is_finite3(rb_f3(new_q.x, new_q.y, new_q.z)) && (new_q.w - new_q.w) == 0.0f;
+    if (!finite) {
+        lin[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+        ang[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+        flags[b] = (f | RB_BODY_FROZEN) & ~RB_BODY_AWAKE;
+        frozen[b] = 1;
+        return;
+    }
+    pos[b] = rb_f4_from3(new_pos, 0.0f);
+    rot[b] = new_q;
+}
+
+RB_FN int rb_joins_islands(uint f) { return (f & RB_BODY_AWAKE) && (f & RB_BODY_TYPE_MASK) != RB_BODY_STATIC_T; }
+
+// Per-body rest timers; awake[b] = 1 for the bodies that take part in islands.
+__kernel void rb_sleep_timers(int nb, float h, float lin2, float ang2, __global const uint *flags,
+                              __global const rb_float4 *lin, __global const rb_float4 *ang, __global rb_float4 *params,
+                              __global int *awake)
+{
+    int b = (int)get_global_id(0);
+    if (b >= nb)
+        return;
+    uint f = flags[b];
+    awake[b] = rb_joins_islands(f);
+    if (!awake[b])
+        return;
+    float v2 = rb_len_sq(rb_xyz(lin[b])), w2 = rb_len_sq(rb_xyz(ang[b]));
+    int resting = (f & RB_BODY_SLEEP_ENABLED) && v2 <= lin2 && w2 <= ang2;
+    params[b].w = resting ? params[b].w + h : 0.0f;
+}
+
+RB_FN int rb_find_root(__global int *parent, int x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+// Islands over this step's contacts by union-find (union by smaller index, so an island's root is
+// its lowest body slot), by one work-item; islands that rested long enough fall asleep.
+__kernel void rb_islands_serial(int nb, int nm, float time_to_sleep, __global const rb_contact_manifold *m,
+                                __global uint *flags, __global rb_float4 *lin, __global rb_float4 *ang,
+                                __global const rb_float4 *params, __global int *sleep_group, __global int *parent,
+                                __global float *rest, __global int *counters)
+{
+    if (get_global_id(0) != 0)
+        return;
+    counters[RB_CNT_SLEPT] = 0;
+    if (counters[RB_CNT_AWAKE] == 0)
+        return;
+    for (int b = 0; b < nb; ++b)
+        parent[b] = b;
+    for (int i = 0; i < nm; ++i) {
+        int a = m[i].body_a, b = m[i].body_b;
+        if (rb_joins_islands(flags[a]) && rb_joins_islands(flags[b])) {
+            int ra = rb_find_root(parent, a), rbb = rb_find_root(parent, b);
+            if (ra < rbb)
+                parent[rbb] = ra;
+            else if (rbb < ra)
+                parent[ra] = rbb;
+        }
+    }
+    for (int b = 0; b < nb; ++b)
+        rest[b] = 1e30f;
+    for (int b = 0; b < nb; ++b) {
+        if (!rb_joins_islands(flags[b]))
+            continue;
+        int r = rb_find_root(parent, b);
+        rest[r] = rb_minf(rest[r], params[b].w);
+    }
+    int slept = 0;
+    for (int b = 0; b < nb; ++b) {
+        if (!rb_joins_islands(flags[b]))
+            continue;
+        int r = rb_find_root(parent, b);
+        if (rest[r] < time_to_sleep)
+            continue;
+        flags[b] &= ~RB_BODY_AWAKE;
+        lin[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+        ang[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+        sleep_group[b] = r;
+        ++slept;
+    }
+    counters[RB_CNT_SLEPT] = slept;
+}

@@ -1,0 +1,77 @@
+// Exclusive prefix sums of int arrays in three kernels (chunks, the chunk sums, add back), and a
+// stable LSD radix sort of (uint key, uint value) by 4-bit digits. No atomics: every work-item owns
+// a chunk of the input and writes its own outputs, so results are the same on every device.
+#define RB_SORT_RADIX 16
+
+// out[i] = sum of in[chunk start .. i); sums[chunk] = sum of the chunk. in may equal out.
+__kernel void rb_scan_chunks(int n, __global const int *in, __global int *out, __global int *sums)
+{
+    int c = (int)get_global_id(0);
+    int lo = c * RB_SCAN_CHUNK, hi = rb_mini(lo + RB_SCAN_CHUNK, n);
+    if (lo >= n)
+        return;
+    int acc = 0;
+    for (int i = lo; i < hi; ++i) {
+        int v = in[i];
+        out[i] = acc;
+        acc += v;
+    }
+    sums[c] = acc;
+}
+
+// Exclusive scan of m values by one work-item; the total goes to counters[slot].
+__kernel void rb_scan_serial(int m, __global int *data, __global int *counters, int slot)
+{
+    if (get_global_id(0) != 0)
+        return;
+    int acc = 0;
+    for (int i = 0; i < m; ++i) {
+        int v = data[i];
+        data[i] = acc;
+        acc += v;
+    }
+    counters[slot] = acc;
+}
+
+__kernel void rb_scan_add(int n, __global int *out, __global const int *sums)
+{
+    int i = (int)get_global_id(0);
+    if (i < n)
+        out[i] += sums[i / RB_SCAN_CHUNK];
+}
+
+// hist[d * blocks + block] = how many keys of the block have digit d at `shift`.
+__kernel void rb_sort_histogram(int n, int shift, int blocks, __global const uint *keys, __global int *hist)
+{
+    int blk = (int)get_global_id(0);
+    if (blk >= blocks)
+        return;
+    int count[RB_SORT_RADIX];
+    for (int d = 0; d < RB_SORT_RADIX; ++d)
+        count[d] = 0;
+    int lo = blk * RB_SORT_BLOCK, hi = rb_mini(lo + RB_SORT_BLOCK, n);
+    for (int i = lo; i < hi; ++i)
+        count[(keys[i] >> shift) & 15u]++;
+    for (int d = 0; d < RB_SORT_RADIX; ++d)
+        hist[d * blocks + blk] = count[d];
+}
+
+// With hist scanned (digit-major), each block writes its keys in order: a stable pass.
+__kernel void rb_sort_scatter(int n, int shift, int blocks, __global const uint *keys, __global const uint *vals,
+                              __global const int *hist, __global uint *keys_out, __global uint *vals_out)
+{
+    int blk = (int)get_global_id(0);
+    if (blk >= blocks)
+        return;
+    int at[RB_SORT_RADIX];
+    for (int d = 0; d < RB_SORT_RADIX; ++d)
+        at[d] = hist[d * blocks + blk];
+    int lo = blk * RB_SORT_BLOCK, hi = rb_mini(lo + RB_SORT_BLOCK, n);
+    for (int i = lo; i < hi; ++i) {
+        uint k = keys[i];
+        int d = (int)((k >> shift) & 15u);
+        keys_out[at[d]] = k;
+        vals_out[at[d]] = vals[i];
+        at[d]++;
+    }
+}

@@ -1,0 +1,186 @@
+// solve_contacts: the `batched` solver (projected Gauss-Seidel, one launch per colour; a colour holds
+// no dynamic body twice, so its constraints run in parallel without races) and the `split` solver
+// (projected Jacobi with mass splitting: a launch over the blocks, then a launch over the bodies).
+// Same per-constraint code as backend-cpu/contact_solver_batched.c and contact_solver_split.c.
+
+typedef struct rb_solve_args {
+    float inv_h, bias_factor, slop, max_push, restitution_threshold;
+} rb_solve_args;
+
+RB_FN rb_float3 rb_load_vel(__global const rb_float4 *v, int b)
+{
+    return b >= 0 ? rb_xyz(v[b]) : rb_f3(0.0f, 0.0f, 0.0f);
+}
+
+// Runs `op` on constraint i against the velocities (va..wb), in place; updates its points.
+RB_FN void rb_apply_op(int op, __global const rb_contact_constraint *cons, __global rb_contact_point *points, int i,
+                       rb_solve_args sa, rb_float3 *va, rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
+{
+    rb_contact_constraint k = cons[i];
+    rb_contact_point pts[RB_MAX_MANIFOLD_POINTS];
+    for (int p = 0; p < k.count; ++p)
+        pts[p] = points[k.first_point + p];
+    rb_solve_settings st;
+    st.inv_h = sa.inv_h;
+    st.bias_factor = sa.bias_factor;
+    st.slop = sa.slop;
+    st.max_push = sa.max_push;
+    if (op == RB_OP_MEASURE)
+        rb_contact_measure(&k, pts, *va, *wa, *vb, *wb);
+    else if (op == RB_OP_WARM_START)
+        rb_contact_warm_start(&k, pts, va, wa, vb, wb);
+    else if (op == RB_OP_SOLVE)
+        rb_contact_solve(&k, pts, st, va, wa, vb, wb);
+    else if (op == RB_OP_RESTITUTION)
+        rb_contact_restitution(&k, pts, sa.restitution_threshold, st.slop, va, wa, vb, wb);
+    else
+        rb_contact_solve_position(&k, pts, st, va, wa, vb, wb);
+    if (op == RB_OP_WARM_START)
+        return; // reads the points only
+    for (int p = 0; p < k.count; ++p)
+        points[k.first_point + p] = pts[p];
+}
+
+RB_FN void rb_solve_one(int op, int i, rb_solve_args sa, __global const rb_contact_constraint *cons,
+                        __global rb_contact_point *points, __global const uint *flags, __global rb_float4 *lin,
+                        __global rb_float4 *ang)
+{
+    int a = cons[i].body_a, b = cons[i].body_b;
+    rb_float3 va = rb_load_vel(lin, a), wa = rb_load_vel(ang, a), vb = rb_load_vel(lin, b), wb = rb_load_vel(ang, b);
+    rb_apply_op(op, cons, points, i, sa, &va, &wa, &vb, &wb);
+    if (op == RB_OP_MEASURE)
+        return;
+    // only dynamic bodies take impulses; kinematic, static and frozen ones are read-only
+    if (rb_takes_impulses(flags, a)) {
+        lin[a] = rb_f4_from3(va, 0.0f);
+        ang[a] = rb_f4_from3(wa, 0.0f);
+    }
+    if (rb_takes_impulses(flags, b)) {
+        lin[b] = rb_f4_from3(vb, 0.0f);
+        ang[b] = rb_f4_from3(wb, 0.0f);
+    }
+}
+
+// Constraints [lo, lo + n) of one colour, in parallel. The position pass works on the pseudo velocities.
+__kernel void rb_solve_color(int lo, int n, int op, rb_solve_args sa, __global const rb_contact_constraint *cons,
+                             __global rb_contact_point *points, __global const uint *flags, __global rb_float4 *lin,
+                             __global rb_float4 *ang)
+{
+    int i = (int)get_global_id(0);
+    if (i < n)
+        rb_solve_one(op, lo + i, sa, cons, points, flags, lin, ang);
+}
+
+// The overflow batch (constraints that found all colours taken), in order, by one work-item.
+__kernel void rb_solve_serial(int lo, int n, int op, rb_solve_args sa, __global const rb_contact_constraint *cons,
+                              __global rb_contact_point *points, __global const uint *flags, __global rb_float4 *lin,
+                              __global rb_float4 *ang)
+{
+    if (get_global_id(0) != 0)
+        return;
+    for (int i = 0; i < n; ++i)
+        rb_solve_one(op, lo + i, sa, cons, points, flags, lin, ang);
+}
+
+// Impulses back to the manifolds: contact read-back and next step's warm start.
+__kernel void rb_store_impulses(int nm, float inv_h, float slop, __global const rb_contact_constraint *cons,
+                                __global const rb_contact_point *points, __global const int *color_order,
+                                __global rb_contact_manifold *m)
+{
+    int j = (int)get_global_id(0);
+    if (j >= nm)
+        return;
+    int dst = color_order[j];
+    int first = cons[j].first_point;
+    for (int p = 0; p < cons[j].count; ++p) {
+        rb_contact_point pt = points[first + p];
+        m[dst].normal_impulse[p] = pt.n.impulse;
+        m[dst].friction_impulse[p] = rb_contact_friction_impulse(&pt);
+        m[dst].carried_impact[p] = rb_contact_impact_speed(&pt, inv_h, slop);
+    }
+}
+
+// ---- split solver
+
+// CSR body -> blocks in constraint order (one work-item; body_start has nb + 1 entries), as
+// backend-cpu/contact_solver_split.c builds it.
+__kernel void rb_split_lists(int nm, int nb, __global const rb_contact_constraint *cons, __global const uint *flags,
+                             __global int *body_start, __global int *list)
+{
+    if (get_global_id(0) != 0)
+        return;
+    for (int b = 0; b <= nb; ++b)
+        body_start[b] = 0;
+    for (int j = 0; j < nm; ++j) {
+        if (rb_takes_impulses(flags, cons[j].body_a))
+            body_start[cons[j].body_a + 1]++;
+        if (rb_takes_impulses(flags, cons[j].body_b))
+            body_start[cons[j].body_b + 1]++;
+    }
+    for (int b = 0; b < nb; ++b)
+        body_start[b + 1] += body_start[b];
+    for (int j = 0; j < nm; ++j) {
+        if (rb_takes_impulses(flags, cons[j].body_a))
+            list[body_start[cons[j].body_a]++] = 2 * j;
+        if (rb_takes_impulses(flags, cons[j].body_b))
+            list[body_start[cons[j].body_b]++] = 2 * j + 1;
+    }
+    for (int b = nb; b > 0; --b)
+        body_start[b] = body_start[b - 1];
+    body_start[0] = 0;
+}
+
+__kernel void rb_split_prepare_blocks(int nm, __global const rb_contact_constraint *cons, __global rb_contact_point *points,
+                               __global const uint *flags, __global const int *body_start)
+{
+    int j = (int)get_global_id(0);
+    if (j >= nm)
+        return;
+    rb_contact_constraint k = cons[j];
+    float na = rb_takes_impulses(flags, k.body_a) ? (float)(body_start[k.body_a + 1] - body_start[k.body_a]) : 1.0f;
+    float nb = rb_takes_impulses(flags, k.body_b) ? (float)(body_start[k.body_b + 1] - body_start[k.body_b]) : 1.0f;
+    rb_contact_point pts[RB_MAX_MANIFOLD_POINTS];
+    for (int p = 0; p < k.count; ++p)
+        pts[p] = points[k.first_point + p];
+    rb_split_prepare(&k, pts, na, nb);
+    for (int p = 0; p < k.count; ++p)
+        points[k.first_point + p] = pts[p];
+}
+
+// Every block against the sweep's starting velocities; its velocity changes go to delta[4 j ..].
+__kernel void rb_split_blocks(int nm, int op, rb_solve_args sa, __global const rb_contact_constraint *cons,
+                              __global rb_contact_point *points, __global const rb_float4 *lin,
+                              __global const rb_float4 *ang, __global rb_float4 *delta)
+{
+    int j = (int)get_global_id(0);
+    if (j >= nm)
+        return;
+    int a = cons[j].body_a, b = cons[j].body_b;
+    rb_float3 va0 = rb_load_vel(lin, a), wa0 = rb_load_vel(ang, a), vb0 = rb_load_vel(lin, b), wb0 = rb_load_vel(ang, b);
+    rb_float3 va = va0, wa = wa0, vb = vb0, wb = wb0;
+    rb_apply_op(op, cons, points, j, sa, &va, &wa, &vb, &wb);
+    delta[4 * j + 0] = rb_f4_from3(rb_sub(va, va0), 0.0f);
+    delta[4 * j + 1] = rb_f4_from3(rb_sub(wa, wa0), 0.0f);
+    delta[4 * j + 2] = rb_f4_from3(rb_sub(vb, vb0), 0.0f);
+    delta[4 * j + 3] = rb_f4_from3(rb_sub(wb, wb0), 0.0f);
+}
+
+// Every body adds its blocks' changes in block order.
+__kernel void rb_split_gather(int nb, __global const int *body_start, __global const int *list,
+                              __global const rb_float4 *delta, __global rb_float4 *lin, __global rb_float4 *ang)
+{
+    int b = (int)get_global_id(0);
+    if (b >= nb)
+        return;
+    int lo = body_start[b], hi = body_start[b + 1];
+    if (lo == hi)
+        return;
+    rb_float3 v = rb_xyz(lin[b]), w = rb_xyz(ang[b]);
+    for (int e = lo; e < hi; ++e) {
+        int j = list[e] >> 1, side_b = list[e] & 1;
+        v = rb_add(v, rb_xyz(delta[4 * j + (side_b ? 2 : 0)]));
+        w = rb_add(w, rb_xyz(delta[4 * j + (side_b ? 3 : 1)]));
+    }
+    lin[b] = rb_f4_from3(v, 0.0f);
+    ang[b] = rb_f4_from3(w, 0.0f);
+}

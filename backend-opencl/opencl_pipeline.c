@@ -1,0 +1,559 @@
+// The kernel set on the device: each function enqueues the kernels of one phase (kernels/*.cl). The
+// host reads back only the totals that size the next launches (a few ints per phase, RB_CNT_*), the
+// colour starts, and what the application asks for (bodies, pairs, contacts).
+#include <string.h>
+
+#include "opencl_context.h"
+
+#define RB_SERIAL_SCAN_MAX 4096
+
+typedef struct karg {
+    rb_ocl_ctx *c;
+    cl_kernel k;
+    int id;
+    cl_uint n;
+    cl_int err;
+} karg;
+
+static karg kbegin(rb_ocl_ctx *c, int id)
+{
+    karg a = {c, c->k[id], id, 0, CL_SUCCESS};
+    return a;
+}
+
+static void arg(karg *a, size_t size, const void *value)
+{
+    if (a->err == CL_SUCCESS)
+        a->err = clSetKernelArg(a->k, a->n, size, value);
+    a->n++;
+}
+static void am(karg *a, const rb_ocl_buf *b) { arg(a, sizeof(cl_mem), &b->mem); }
+static void anull(karg *a) { arg(a, sizeof(cl_mem), NULL); }
+static void ai(karg *a, int v) { arg(a, sizeof v, &v); }
+static void af(karg *a, float v) { arg(a, sizeof v, &v); }
+
+// Enqueues the kernel over n work-items, in work-groups of a fixed size (kernels check bounds). A fixed
+// work-group size matters on PoCL, which compiles a kernel anew for each work-group size it meets:
+// left to the driver, the size would follow n from step to step.
+static rb_status go(karg *a, size_t n, const char *what)
+{
+    if (a->err != CL_SUCCESS)
+        return rb_ocl_check(a->c, a->err, what);
+    if (n == 0)
+        return RB_OK;
+    size_t local = a->c->local_size;
+    size_t global = (n + local - 1) / local * local;
+    if (!a->c->profile)
+        return rb_ocl_check(a->c, clEnqueueNDRangeKernel(a->c->q, a->k, 1, NULL, &global, &local, 0, NULL, NULL),
+                            what);
+    // RUBBLE_OPENCL_PROFILE: wait for each launch and add up its device time
+    cl_event ev;
+    cl_int err = clEnqueueNDRangeKernel(a->c->q, a->k, 1, NULL, &global, &local, 0, NULL, &ev);
+    if (err == CL_SUCCESS) {
+        cl_ulong t0 = 0, t1 = 0;
+        err = clWaitForEvents(1, &ev);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+        clReleaseEvent(ev);
+        a->c->kernel_ms[a->id] += (double)(t1 - t0) * 1e-6;
+        a->c->kernel_launches[a->id]++;
+    }
+    return rb_ocl_check(a->c, err, what);
+}
+
+#define TRY(x)                                                                                                        \
+    do {                                                                                                              \
+        rb_status s_ = (x);                                                                                           \
+        if (s_ != RB_OK)                                                                                              \
+            return s_;                                                                                                \
+    } while (0)
+
+static rb_status reserve(rb_ocl_ctx *c, rb_ocl_buf *b, size_t count, size_t elem, const char *what)
+{
+    return rb_ocl_reserve(c, b, count * elem, what);
+}
+
+// ---- scan and sort ----
+
+// Exclusive scan of n ints (in may equal out); the total goes to counters[slot] on the device.
+static rb_status scan_level(rb_ocl_ctx *c, const rb_ocl_buf *in, const rb_ocl_buf *out, int n, int slot, int level)
+{
+    if (level >= RB_OCL_SCAN_LEVELS)
+        return rb_ocl_fail(c, RB_ERR_CAPACITY, "scan of %d elements is too deep", n);
+    int chunks = (n + RB_SCAN_CHUNK - 1) / RB_SCAN_CHUNK;
+    rb_ocl_buf *sums = &c->scan_sums[level];
+    TRY(reserve(c, sums, (size_t)chunks + 1, sizeof(int), "scan scratch"));
+    karg a = kbegin(c, K_SCAN_CHUNKS);
+    ai(&a, n), am(&a, in), am(&a, out), am(&a, sums);
+    TRY(go(&a, (size_t)chunks, "scan"));
+    if (chunks <= RB_SERIAL_SCAN_MAX) {
+        a = kbegin(c, K_SCAN_SERIAL);
+        ai(&a, chunks), am(&a, sums), am(&a, &c->counters), ai(&a, slot);
+        TRY(go(&a, 1, "scan"));
+    } else {
+        TRY(scan_level(c, sums, sums, chunks, slot, level + 1));
+    }
+    a = kbegin(c, K_SCAN_ADD);
+    ai(&a, n), am(&a, out), am(&a, sums);
+    return go(&a, (size_t)n, "scan");
+}
+
+static rb_status scan(rb_ocl_ctx *c, const rb_ocl_buf *in, const rb_ocl_buf *out, int n, int slot)
+{
+    if (n == 0) {
+        int zero = 0;
+        return rb_ocl_check(c,
+                            clEnqueueWriteBuffer(c->q, c->counters.mem, CL_TRUE, sizeof(int) * (size_t)slot,
+                                                 sizeof zero, &zero, 0, NULL, NULL),
+                            "scan");
+    }
+    return scan_level(c, in, out, n, slot, 0);
+}
+
+// Stable LSD radix sort of (keys, vals)[0, n) on the low `bits` bits; uses keys2 / vals2.
+static rb_status radix_sort(rb_ocl_ctx *c, int n, int bits)
+{
+    if (n <= 1)
+        return RB_OK;
+    int blocks = (n + RB_SORT_BLOCK - 1) / RB_SORT_BLOCK;
+    TRY(reserve(c, &c->keys2, (size_t)n, sizeof(cl_uint), "sort scratch"));
+    TRY(reserve(c, &c->vals2, (size_t)n, sizeof(cl_uint), "sort scratch"));
+    TRY(reserve(c, &c->hist, (size_t)blocks * 16, sizeof(int), "sort scratch"));
+    int passes = (bits + 3) / 4;
+    passes += passes & 1; // an even number of passes ends in keys / vals
+    rb_ocl_buf *src_k = &c->keys, *src_v = &c->vals, *dst_k = &c->keys2, *dst_v = &c->vals2;
+    for (int p = 0; p < passes; ++p) {
+        int shift = 4 * p;
+        karg a = kbegin(c, K_SORT_HIST);
+        ai(&a, n), ai(&a, shift < 32 ? shift : 28), ai(&a, blocks), am(&a, src_k), am(&a, &c->hist);
+        TRY(go(&a, (size_t)blocks, "radix sort"));
+        TRY(scan(c, &c->hist, &c->hist, blocks * 16, RB_CNT_SCRATCH));
+        a = kbegin(c, K_SORT_SCATTER);
+        ai(&a, n), ai(&a, shift < 32 ? shift : 28), ai(&a, blocks), am(&a, src_k), am(&a, src_v), am(&a, &c->hist),
+            am(&a, dst_k), am(&a, dst_v);
+        TRY(go(&a, (size_t)blocks, "radix sort"));
+        rb_ocl_buf *t = src_k;
+        src_k = dst_k, dst_k = t;
+        t = src_v, src_v = dst_v, dst_v = t;
+    }
+    return RB_OK;
+}
+
+static int bits_for(int n)
+{
+    int b = 1;
+    while (b < 31 && (1 << b) < n)
+        ++b;
+    return b;
+}
+
+// ---- update_bounds ----
+
+rb_status rb_ocl_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    const rb_scene *s = c->scene;
+    c->error[0] = '\0';
+    c->pairs_host_valid = c->manifolds_host_valid = 0;
+    int nb = s->body_slots, ns = s->shape_slots;
+    TRY(reserve(c, &c->inv_inertia_world, (size_t)c->body_cap, sizeof(rb_mat3), "body arrays"));
+    TRY(reserve(c, &c->plin, (size_t)c->body_cap, sizeof(rb_float4), "body arrays"));
+    TRY(reserve(c, &c->pang, (size_t)c->body_cap, sizeof(rb_float4), "body arrays"));
+    TRY(reserve(c, &c->frozen, (size_t)c->body_cap, sizeof(int), "body arrays"));
+    TRY(reserve(c, &c->awake, (size_t)c->body_cap, sizeof(int), "body arrays"));
+    TRY(reserve(c, &c->color_mask, (size_t)c->body_cap, sizeof(cl_ulong), "body arrays"));
+    TRY(reserve(c, &c->wake_group, (size_t)c->body_cap, 1, "body arrays"));
+    TRY(reserve(c, &c->parent, (size_t)c->body_cap, sizeof(int), "body arrays"));
+    TRY(reserve(c, &c->rest, (size_t)c->body_cap, sizeof(float), "body arrays"));
+    TRY(reserve(c, &c->body_start, (size_t)c->body_cap + 1, sizeof(int), "body arrays"));
+    TRY(reserve(c, &c->shape_world, (size_t)c->shape_cap, sizeof(rb_xform), "shape arrays"));
+    TRY(reserve(c, &c->aabb_lo, (size_t)c->shape_cap, sizeof(rb_float4), "shape arrays"));
+    TRY(reserve(c, &c->aabb_hi, (size_t)c->shape_cap, sizeof(rb_float4), "shape arrays"));
+    TRY(reserve(c, &c->plane_world, (size_t)c->shape_cap, sizeof(rb_float4), "shape arrays"));
+
+    karg a = kbegin(c, K_BODY_INERTIA);
+    ai(&a, nb), am(&a, &c->flags), am(&a, &c->inv_diag), am(&a, &c->inv_off), am(&a, &c->rot),
+        am(&a, &c->inv_inertia_world);
+    TRY(go(&a, (size_t)nb, "update_bounds"));
+    a = kbegin(c, K_SHAPE_BOUNDS);
+    ai(&a, ns), af(&a, p->contact_margin), af(&a, p->dt), am(&a, &c->shape_body), am(&a, &c->shape_type),
+        am(&a, &c->shape_lpos), am(&a, &c->shape_lrot), am(&a, &c->shape_params), am(&a, &c->flags), am(&a, &c->pos),
+        am(&a, &c->rot), am(&a, &c->local_center), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->shape_world),
+        am(&a, &c->aabb_lo), am(&a, &c->aabb_hi), am(&a, &c->plane_world);
+    return go(&a, (size_t)ns, "update_bounds");
+}
+
+// ---- find_pairs ----
+
+rb_status rb_ocl_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    (void)p;
+    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    int ns = c->scene->shape_slots;
+    size_t cap = (size_t)c->shape_cap;
+    TRY(reserve(c, &c->role, cap, sizeof(int), "broad phase"));
+    TRY(reserve(c, &c->cell_lo, cap, sizeof(cl_int4), "broad phase"));
+    TRY(reserve(c, &c->cell_hi, cap, sizeof(cl_int4), "broad phase"));
+    TRY(reserve(c, &c->cell_count, cap, sizeof(int), "broad phase"));
+    TRY(reserve(c, &c->entry_start, cap, sizeof(int), "broad phase"));
+    TRY(reserve(c, &c->special_flag, cap, sizeof(int), "broad phase"));
+    TRY(reserve(c, &c->special_off, cap, sizeof(int), "broad phase"));
+    TRY(reserve(c, &c->special_list, cap, sizeof(int), "broad phase"));
+    TRY(reserve(c, &c->special_count, cap, sizeof(int), "broad phase"));
+    TRY(reserve(c, &c->special_at, cap, sizeof(int), "broad phase"));
+
+    karg a = kbegin(c, K_BP_CLASSIFY);
+    ai(&a, ns), af(&a, c->inv_cell), am(&a, &c->shape_body), am(&a, &c->shape_type), am(&a, &c->flags),
+        am(&a, &c->aabb_lo), am(&a, &c->aabb_hi), am(&a, &c->role), am(&a, &c->cell_lo), am(&a, &c->cell_hi),
+        am(&a, &c->cell_count), am(&a, &c->special_flag);
+    TRY(go(&a, (size_t)ns, "find_pairs"));
+    TRY(scan(c, &c->cell_count, &c->entry_start, ns, RB_CNT_ENTRIES));
+    TRY(scan(c, &c->special_flag, &c->special_off, ns, RB_CNT_SPECIAL));
+    TRY(rb_ocl_read_counters(c));
+    int ne = c->counters_host[RB_CNT_ENTRIES], nspecial = c->counters_host[RB_CNT_SPECIAL];
+
+    // grid entries, sorted by cell key
+    TRY(reserve(c, &c->keys, (size_t)ne, sizeof(cl_uint), "broad-phase entries"));
+    TRY(reserve(c, &c->vals, (size_t)ne, sizeof(cl_uint), "broad-phase entries"));
+    TRY(reserve(c, &c->entry, (size_t)ne, sizeof(cl_int4), "broad-phase entries"));
+    TRY(reserve(c, &c->sorted_entry, (size_t)ne, sizeof(cl_int4), "broad-phase entries"));
+    TRY(reserve(c, &c->entry_count, (size_t)ne, sizeof(int), "broad-phase entries"));
+    TRY(reserve(c, &c->entry_at, (size_t)ne, sizeof(int), "broad-phase entries"));
+    a = kbegin(c, K_BP_FILL);
+    ai(&a, ns), am(&a, &c->role), am(&a, &c->cell_lo), am(&a, &c->cell_hi), am(&a, &c->entry_start), am(&a, &c->keys),
+        am(&a, &c->vals), am(&a, &c->entry);
+    TRY(go(&a, (size_t)ns, "find_pairs"));
+    TRY(radix_sort(c, ne, 30));
+    a = kbegin(c, K_BP_GATHER_ENTRIES);
+    ai(&a, ne), am(&a, &c->vals), am(&a, &c->entry), am(&a, &c->sorted_entry);
+    TRY(go(&a, (size_t)ne, "find_pairs"));
+
+    // count the pairs of each entry and of each shape against the special shapes
+    for (int write = 0; write < 2; ++write) {
+        a = kbegin(c, K_BP_GRID_PAIRS);
+        ai(&a, ne), ai(&a, write), am(&a, &c->keys), am(&a, &c->sorted_entry), am(&a, &c->aabb_lo), am(&a, &c->aabb_hi), am(&a, &c->shape_body), am(&a, &c->flags), am(&a, &c->filter),
+            am(&a, &c->entry_count), am(&a, &c->entry_at), am(&a, &c->pairs_raw);
+        TRY(go(&a, (size_t)ne, "find_pairs"));
+        a = kbegin(c, K_BP_SPECIAL_PAIRS);
+        ai(&a, ns), ai(&a, nspecial), ai(&a, write), am(&a, &c->special_list), am(&a, &c->role), am(&a, &c->aabb_lo),
+            am(&a, &c->aabb_hi), am(&a, &c->plane_world), am(&a, &c->shape_body), am(&a, &c->flags),
+            am(&a, &c->filter), am(&a, &c->special_count), am(&a, &c->special_at), am(&a, &c->special_pairs);
+        if (write == 0) {
+            karg b = kbegin(c, K_COMPACT_INDICES);
+            ai(&b, ns), am(&b, &c->special_flag), am(&b, &c->special_off), am(&b, &c->special_list);
+            TRY(go(&b, (size_t)ns, "find_pairs"));
+        }
+        TRY(go(&a, nspecial > 0 ? (size_t)ns : 0, "find_pairs"));
+        if (write == 1)
+            break;
+        TRY(scan(c, &c->entry_count, &c->entry_at, ne, RB_CNT_GRID_PAIRS));
+        if (nspecial > 0)
+            TRY(scan(c, &c->special_count, &c->special_at, ns, RB_CNT_SPECIAL_PAIRS));
+        else
+            TRY(scan(c, &c->special_count, &c->special_at, 0, RB_CNT_SPECIAL_PAIRS));
+        TRY(rb_ocl_read_counters(c));
+        int np = c->counters_host[RB_CNT_GRID_PAIRS] + c->counters_host[RB_CNT_SPECIAL_PAIRS];
+        TRY(reserve(c, &c->pairs_raw, (size_t)np, sizeof(rb_pair), "pairs"));
+        TRY(reserve(c, &c->pairs, (size_t)np, sizeof(rb_pair), "pairs"));
+        TRY(reserve(c, &c->special_pairs, (size_t)c->counters_host[RB_CNT_SPECIAL_PAIRS], sizeof(rb_pair), "pairs"));
+    }
+    int grid = c->counters_host[RB_CNT_GRID_PAIRS], special = c->counters_host[RB_CNT_SPECIAL_PAIRS];
+    int np = grid + special;
+    if (special > 0)
+        TRY(rb_ocl_check(c,
+                         clEnqueueCopyBuffer(c->q, c->special_pairs.mem, c->pairs_raw.mem, 0,
+                                             sizeof(rb_pair) * (size_t)grid, sizeof(rb_pair) * (size_t)special, 0,
+                                             NULL, NULL),
+                         "find_pairs"));
+
+    // canonical order: sort by b, then (stably) by a
+    TRY(reserve(c, &c->keys, (size_t)np, sizeof(cl_uint), "pair sort"));
+    TRY(reserve(c, &c->vals, (size_t)np, sizeof(cl_uint), "pair sort"));
+    int bits = bits_for(ns);
+    a = kbegin(c, K_PAIR_KEYS);
+    ai(&a, np), ai(&a, 0), am(&a, &c->pairs_raw), anull(&a), am(&a, &c->keys), am(&a, &c->vals);
+    TRY(go(&a, (size_t)np, "find_pairs"));
+    TRY(radix_sort(c, np, bits));
+    a = kbegin(c, K_PAIR_KEYS);
+    ai(&a, np), ai(&a, 1), am(&a, &c->pairs_raw), am(&a, &c->vals), am(&a, &c->keys), am(&a, &c->vals);
+    TRY(go(&a, (size_t)np, "find_pairs"));
+    TRY(radix_sort(c, np, bits));
+    a = kbegin(c, K_PAIR_GATHER);
+    ai(&a, np), am(&a, &c->pairs_raw), am(&a, &c->vals), am(&a, &c->pairs);
+    TRY(go(&a, (size_t)np, "find_pairs"));
+    c->pair_count = np;
+    c->pairs_host_valid = 0;
+    return RB_OK;
+}
+
+// ---- collide ----
+
+rb_status rb_ocl_collide(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    int np = c->pair_count;
+    TRY(reserve(c, &c->scratch, (size_t)np, sizeof(rb_contact_manifold), "narrow phase"));
+    TRY(reserve(c, &c->has, (size_t)np, sizeof(int), "narrow phase"));
+    TRY(reserve(c, &c->npoints, (size_t)np, sizeof(int), "narrow phase"));
+    TRY(reserve(c, &c->moff, (size_t)np, sizeof(int), "narrow phase"));
+    // last step's manifolds become the warm-start cache
+    rb_ocl_buf t = c->cache;
+    c->cache = c->manifolds;
+    c->manifolds = t;
+    c->cache_count = c->manifold_count;
+    c->manifold_count = 0;
+    TRY(reserve(c, &c->cache, 1, sizeof(rb_contact_manifold), "narrow phase"));
+
+    karg a = kbegin(c, K_COLLIDE);
+    ai(&a, np), af(&a, p->contact_margin), af(&a, p->dt), am(&a, &c->pairs), am(&a, &c->shape_body),
+        am(&a, &c->shape_type), am(&a, &c->shape_world), am(&a, &c->shape_params), am(&a, &c->plane_world),
+        am(&a, &c->material), am(&a, &c->flags), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->local_center),
+        am(&a, &c->cache), ai(&a, c->cache_count), am(&a, &c->scratch), am(&a, &c->has), am(&a, &c->npoints);
+    TRY(go(&a, (size_t)np, "collide"));
+    TRY(scan(c, &c->has, &c->moff, np, RB_CNT_MANIFOLDS));
+    TRY(scan(c, &c->npoints, &c->npoints, np, RB_CNT_POINTS));
+    TRY(rb_ocl_read_counters(c));
+    int nm = c->counters_host[RB_CNT_MANIFOLDS];
+    TRY(reserve(c, &c->manifolds, (size_t)nm, sizeof(rb_contact_manifold), "contacts"));
+    a = kbegin(c, K_COMPACT_MANIFOLDS);
+    ai(&a, np), am(&a, &c->has), am(&a, &c->moff), am(&a, &c->scratch), am(&a, &c->manifolds);
+    TRY(go(&a, (size_t)np, "collide"));
+    c->manifold_count = nm;
+    c->point_count = c->counters_host[RB_CNT_POINTS];
+    c->manifolds_host_valid = 0;
+    return RB_OK;
+}
+
+rb_status rb_ocl_drop_manifolds(rb_ocl_ctx *c, int lo, int hi)
+{
+    int n = c->manifold_count;
+    if (n == 0)
+        return RB_OK;
+    TRY(reserve(c, &c->has, (size_t)n, sizeof(int), "contacts"));
+    TRY(reserve(c, &c->moff, (size_t)n, sizeof(int), "contacts"));
+    TRY(reserve(c, &c->scratch, (size_t)n, sizeof(rb_contact_manifold), "contacts"));
+    karg a = kbegin(c, K_MANIFOLDS_UNTOUCHED);
+    ai(&a, n), ai(&a, lo), ai(&a, hi), am(&a, &c->manifolds), am(&a, &c->has);
+    TRY(go(&a, (size_t)n, "dropping contacts of changed shapes"));
+    TRY(scan(c, &c->has, &c->moff, n, RB_CNT_KEEP));
+    a = kbegin(c, K_COMPACT_MANIFOLDS);
+    ai(&a, n), am(&a, &c->has), am(&a, &c->moff), am(&a, &c->manifolds), am(&a, &c->scratch);
+    TRY(go(&a, (size_t)n, "dropping contacts of changed shapes"));
+    TRY(rb_ocl_read_counters(c));
+    rb_ocl_buf t = c->manifolds;
+    c->manifolds = c->scratch;
+    c->scratch = t;
+    c->manifold_count = c->counters_host[RB_CNT_KEEP];
+    c->manifolds_host_valid = 0;
+    return RB_OK;
+}
+
+// ---- build_batches ----
+
+static rb_status fill_zero(rb_ocl_ctx *c, rb_ocl_buf *b, size_t bytes, const char *what)
+{
+    if (bytes == 0)
+        return RB_OK;
+    cl_uchar zero = 0;
+    return rb_ocl_check(c, clEnqueueFillBuffer(c->q, b->mem, &zero, 1, 0, bytes, 0, NULL, NULL), what);
+}
+
+rb_status rb_ocl_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    int nb = c->scene->body_slots;
+    // Waking a group brings back contacts the broad phase skipped while it slept, so detection runs
+    // again (as on the CPU). Each round wakes at least one group, so this ends.
+    TRY(fill_zero(c, &c->wake_group, (size_t)nb, "build_batches"));
+    for (;;) {
+        if (c->manifold_count == 0)
+            break;
+        TRY(fill_zero(c, &c->counters, sizeof(int), "build_batches")); // RB_CNT_WAKE is slot 0
+        karg a = kbegin(c, K_MARK_SLEEPERS);
+        ai(&a, c->manifold_count), am(&a, &c->manifolds), am(&a, &c->flags), am(&a, &c->sleep_group),
+            am(&a, &c->wake_group), am(&a, &c->counters);
+        TRY(go(&a, (size_t)c->manifold_count, "build_batches"));
+        TRY(rb_ocl_read_counters(c));
+        if (!c->counters_host[RB_CNT_WAKE])
+            break;
+        a = kbegin(c, K_WAKE_GROUPS);
+        ai(&a, nb), am(&a, &c->flags), am(&a, &c->params), am(&a, &c->sleep_group), am(&a, &c->wake_group);
+        TRY(go(&a, (size_t)nb, "build_batches"));
+        TRY(fill_zero(c, &c->wake_group, (size_t)nb, "build_batches"));
+        TRY(rb_ocl_find_pairs(ctx, p));
+        TRY(rb_ocl_collide(ctx, p));
+    }
+
+    int nm = c->manifold_count;
+    TRY(reserve(c, &c->cons, (size_t)nm, sizeof(rb_contact_constraint), "constraints"));
+    TRY(reserve(c, &c->points, (size_t)c->point_count, sizeof(rb_contact_point), "constraints"));
+    TRY(reserve(c, &c->color_order, (size_t)nm, sizeof(int), "constraints"));
+    TRY(reserve(c, &c->constraint_color, (size_t)nm, sizeof(int), "constraints"));
+    TRY(reserve(c, &c->first_point, (size_t)nm, sizeof(int), "constraints"));
+    TRY(fill_zero(c, &c->color_mask, sizeof(cl_ulong) * (size_t)nb, "build_batches"));
+    karg a = kbegin(c, K_COLOR);
+    ai(&a, nm), am(&a, &c->manifolds), am(&a, &c->flags), am(&a, &c->color_mask), am(&a, &c->constraint_color),
+        am(&a, &c->color_order), am(&a, &c->color_start), am(&a, &c->first_point), am(&a, &c->counters);
+    TRY(go(&a, 1, "build_batches"));
+    a = kbegin(c, K_PREPARE);
+    ai(&a, nm), af(&a, p->linear_slop), am(&a, &c->manifolds), am(&a, &c->color_order), am(&a, &c->first_point),
+        am(&a, &c->flags), am(&a, &c->pos), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->inv_diag),
+        am(&a, &c->inv_inertia_world), am(&a, &c->cons), am(&a, &c->points);
+    TRY(go(&a, (size_t)nm, "build_batches"));
+    TRY(rb_ocl_check(c,
+                     clEnqueueReadBuffer(c->q, c->color_start.mem, CL_FALSE, 0, sizeof c->color_start_host,
+                                         c->color_start_host, 0, NULL, NULL),
+                     "reading the colours"));
+    TRY(rb_ocl_read_counters(c));
+    c->color_count = nm > 0 ? c->counters_host[RB_CNT_COLORS] : 0;
+    c->any_restitution = nm > 0 && c->counters_host[RB_CNT_RESTITUTION];
+    return RB_OK;
+}
+
+// ---- integrate ----
+
+rb_status rb_ocl_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    int nb = c->scene->body_slots;
+    rb_float4 g = rb_f4(p->gravity.x, p->gravity.y, p->gravity.z, 0.0f);
+    karg a = kbegin(c, K_INTEGRATE_VELOCITIES);
+    ai(&a, nb), arg(&a, sizeof g, &g), af(&a, p->dt), ai(&a, p->substep == p->substeps - 1), am(&a, &c->flags),
+        am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->inertia_diag), am(&a, &c->inertia_off), am(&a, &c->inv_diag),
+        am(&a, &c->inv_inertia_world), am(&a, &c->rot), am(&a, &c->force), am(&a, &c->torque), am(&a, &c->params),
+        am(&a, &c->frozen);
+    return go(&a, (size_t)nb, "integrate_velocities");
+}
+
+rb_status rb_ocl_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    int nb = c->scene->body_slots;
+    karg a = kbegin(c, K_INTEGRATE_POSITIONS);
+    ai(&a, nb), af(&a, p->dt), am(&a, &c->flags), am(&a, &c->pos), am(&a, &c->rot), am(&a, &c->lin), am(&a, &c->ang),
+        am(&a, &c->plin), am(&a, &c->pang), am(&a, &c->frozen);
+    return go(&a, (size_t)nb, "integrate_positions");
+}
+
+int rb_ocl_frozen_in_last_step(rb_backend_ctx *ctx)
+{
+    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    int nb = c->scene->body_slots;
+    if (nb == 0)
+        return 0;
+    if (scan(c, &c->frozen, &c->parent, nb, RB_CNT_FROZEN) != RB_OK || rb_ocl_read_counters(c) != RB_OK)
+        return 0;
+    return c->counters_host[RB_CNT_FROZEN];
+}
+
+// ---- solve_contacts ----
+
+typedef struct solve_args {
+    float inv_h, bias_factor, slop, max_push, restitution_threshold;
+} solve_args;
+
+enum { OP_MEASURE, OP_WARM_START, OP_SOLVE, OP_RESTITUTION, OP_POSITION }; // kernels/common.cl RB_OP_*
+
+static rb_status batched_sweep(rb_ocl_ctx *c, int op, const solve_args *sa)
+{
+    const rb_ocl_buf *lin = op == OP_POSITION ? &c->plin : &c->lin, *ang = op == OP_POSITION ? &c->pang : &c->ang;
+    for (int k = 0; k < c->color_count; ++k) {
+        int lo = c->color_start_host[k], n = c->color_start_host[k + 1] - lo;
+        karg a = kbegin(c, K_SOLVE_COLOR);
+        ai(&a, lo), ai(&a, n), ai(&a, op), arg(&a, sizeof *sa, sa), am(&a, &c->cons), am(&a, &c->points),
+            am(&a, &c->flags), am(&a, lin), am(&a, ang);
+        TRY(go(&a, (size_t)n, "solve_contacts"));
+    }
+    int lo = c->color_start_host[RB_OCL_MAX_COLORS], n = c->color_start_host[RB_OCL_MAX_COLORS + 1] - lo;
+    if (n > 0) {
+        karg a = kbegin(c, K_SOLVE_SERIAL);
+        ai(&a, lo), ai(&a, n), ai(&a, op), arg(&a, sizeof *sa, sa), am(&a, &c->cons), am(&a, &c->points),
+            am(&a, &c->flags), am(&a, lin), am(&a, ang);
+        TRY(go(&a, 1, "solve_contacts"));
+    }
+    return RB_OK;
+}
+
+static rb_status split_sweep(rb_ocl_ctx *c, int op, const solve_args *sa)
+{
+    const rb_ocl_buf *lin = op == OP_POSITION ? &c->plin : &c->lin, *ang = op == OP_POSITION ? &c->pang : &c->ang;
+    int nm = c->manifold_count, nb = c->scene->body_slots;
+    karg a = kbegin(c, K_SPLIT_BLOCKS);
+    ai(&a, nm), ai(&a, op), arg(&a, sizeof *sa, sa), am(&a, &c->cons), am(&a, &c->points), am(&a, lin), am(&a, ang),
+        am(&a, &c->delta);
+    TRY(go(&a, (size_t)nm, "solve_contacts"));
+    a = kbegin(c, K_SPLIT_GATHER);
+    ai(&a, nb), am(&a, &c->body_start), am(&a, &c->split_list), am(&a, &c->delta), am(&a, lin), am(&a, ang);
+    return go(&a, (size_t)nb, "solve_contacts");
+}
+
+rb_status rb_ocl_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    int nb = c->scene->body_slots, nm = c->manifold_count;
+    karg a = kbegin(c, K_ZERO_PSEUDO);
+    ai(&a, nb), am(&a, &c->plin), am(&a, &c->pang);
+    TRY(go(&a, (size_t)nb, "solve_contacts"));
+    if (nm == 0)
+        return RB_OK;
+    solve_args sa = {p->inv_dt, p->position_correction, p->linear_slop, p->max_push_velocity,
+                     p->restitution_threshold};
+    int split = p->solver == RB_SOLVER_SPLIT;
+    rb_status (*sweep)(rb_ocl_ctx *, int, const solve_args *) = split ? split_sweep : batched_sweep;
+    if (split) {
+        TRY(reserve(c, &c->split_list, 2 * (size_t)nm, sizeof(int), "split solver"));
+        TRY(reserve(c, &c->delta, 4 * (size_t)nm, sizeof(rb_float4), "split solver"));
+        a = kbegin(c, K_SPLIT_LISTS);
+        ai(&a, nm), ai(&a, nb), am(&a, &c->cons), am(&a, &c->flags), am(&a, &c->body_start), am(&a, &c->split_list);
+        TRY(go(&a, 1, "solve_contacts"));
+        a = kbegin(c, K_SPLIT_PREPARE);
+        ai(&a, nm), am(&a, &c->cons), am(&a, &c->points), am(&a, &c->flags), am(&a, &c->body_start);
+        TRY(go(&a, (size_t)nm, "solve_contacts"));
+    }
+    if (c->any_restitution) {
+        // read-only for the bodies: every constraint at once
+        a = kbegin(c, K_SOLVE_COLOR);
+        ai(&a, 0), ai(&a, nm), ai(&a, OP_MEASURE), arg(&a, sizeof sa, &sa), am(&a, &c->cons), am(&a, &c->points),
+            am(&a, &c->flags), am(&a, &c->lin), am(&a, &c->ang);
+        TRY(go(&a, (size_t)nm, "solve_contacts"));
+    }
+    TRY(sweep(c, OP_WARM_START, &sa));
+    for (int it = 0; it < p->iterations; ++it)
+        TRY(sweep(c, OP_SOLVE, &sa));
+    if (c->any_restitution)
+        TRY(sweep(c, OP_RESTITUTION, &sa));
+    for (int it = 0; it < p->position_iterations; ++it)
+        TRY(sweep(c, OP_POSITION, &sa));
+    a = kbegin(c, K_STORE_IMPULSES);
+    ai(&a, nm), af(&a, sa.inv_h), af(&a, sa.slop), am(&a, &c->cons), am(&a, &c->points), am(&a, &c->color_order),
+        am(&a, &c->manifolds);
+    TRY(go(&a, (size_t)nm, "solve_contacts"));
+    c->manifolds_host_valid = 0;
+    return RB_OK;
+}
+
+// ---- update_sleep ----
+
+rb_status rb_ocl_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    int nb = c->scene->body_slots;
+    float lin2 = p->linear_sleep_tolerance * p->linear_sleep_tolerance;
+    float ang2 = p->angular_sleep_tolerance * p->angular_sleep_tolerance;
+    karg a = kbegin(c, K_SLEEP_TIMERS);
+    ai(&a, nb), af(&a, p->dt), af(&a, lin2), af(&a, ang2), am(&a, &c->flags), am(&a, &c->lin), am(&a, &c->ang),
+        am(&a, &c->params), am(&a, &c->awake);
+    TRY(go(&a, (size_t)nb, "update_sleep"));
+    TRY(scan(c, &c->awake, &c->parent, nb, RB_CNT_AWAKE));
+    TRY(fill_zero(c, &c->counters, sizeof(int) * (RB_CNT_SLEPT + 1), "update_sleep")); // clears SLEPT (and WAKE..)
+    if (p->enable_sleep && nb > 0) {
+        a = kbegin(c, K_ISLANDS);
+        ai(&a, nb), ai(&a, c->manifold_count), af(&a, p->time_to_sleep), am(&a, &c->manifolds), am(&a, &c->flags),
+            am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->params), am(&a, &c->sleep_group), am(&a, &c->parent),
+            am(&a, &c->rest), am(&a, &c->counters);
+        TRY(go(&a, 1, "update_sleep"));
+    }
+    TRY(rb_ocl_read_counters(c));
+    c->awake_bodies = c->counters_host[RB_CNT_AWAKE] - c->counters_host[RB_CNT_SLEPT];
+    return RB_OK;
+}

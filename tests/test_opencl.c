@@ -1,0 +1,207 @@
+// The OpenCL backend through the public API: physics on the device, and how it fails (kernel build
+// errors, missing devices, device memory) without harming the host scene.
+//
+// Skipped (77) when no OpenCL device is found, except with CI=true, where that is a failure.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "physics_util.h"
+
+static rb_world_id opencl_world(rb_vec3 gravity)
+{
+    rb_world_def d = pu_world_def(false);
+    d.backend = RB_BACKEND_OPENCL;
+    d.gravity = gravity;
+    return pu_make_world_from(&d);
+}
+
+static void test_free_fall_follows_semi_implicit_euler(void **state)
+{
+    (void)state;
+    rb_world_id w = opencl_world(v3(0.0f, -PU_G, 0.0f));
+    rb_body_id ball = pu_sphere(w, v3(0.0f, 100.0f, 0.0f), 0.25f, 1.0f, 0.6f, 0.0f);
+    // v_n = -g h n, y_n = y_0 - g h^2 n (n + 1) / 2 (velocity first, then position)
+    const int n = 60;
+    for (int i = 0; i < n; ++i)
+        RB_CHECK(rb_world_step(w));
+    rb_vec3 p, v;
+    RB_CHECK(rb_body_get_position(ball, &p));
+    RB_CHECK(rb_body_get_linear_velocity(ball, &v));
+    double h = 1.0 / 60.0;
+    assert_float_equal(v.y, -PU_G * h * n, 1e-4);
+    assert_float_equal(p.y, 100.0 - PU_G * h * h * n * (n + 1) / 2.0, 1e-3);
+    assert_float_equal(p.x, 0.0f, 1e-6);
+    rb_destroy_world(w);
+}
+
+static void test_sphere_comes_to_rest_on_the_ground_at_its_radius(void **state)
+{
+    (void)state;
+    rb_world_id w = opencl_world(v3(0.0f, -PU_G, 0.0f));
+    pu_add_ground(w, 0.6f, 0.0f);
+    rb_body_id ball = pu_sphere(w, v3(0.0f, 1.0f, 0.0f), 0.5f, 1.0f, 0.6f, 0.0f);
+    for (int i = 0; i < 120; ++i)
+        RB_CHECK(rb_world_step(w));
+    rb_vec3 p, v;
+    RB_CHECK(rb_body_get_position(ball, &p));
+    RB_CHECK(rb_body_get_linear_velocity(ball, &v));
+    // resting: centre one radius above the plane, within the 5 mm penetration slop
+    assert_float_equal(p.y, 0.5f, 0.006f);
+    assert_true(v3_len(v) < 1e-3f);
+    rb_destroy_world(w);
+}
+
+static void test_inelastic_head_on_collision_conserves_momentum(void **state)
+{
+    (void)state;
+    rb_world_id w = opencl_world(v3(0.0f, 0.0f, 0.0f));
+    // m1 = 1 kg at +3 m/s, m2 = 3 kg at -1 m/s: p = 0; e = 0, so both end at rest together
+    rb_body_id a = pu_sphere(w, v3(-2.0f, 0.0f, 0.0f), 0.5f, 1.0f, 0.0f, 0.0f);
+    rb_body_id b = pu_sphere(w, v3(2.0f, 0.0f, 0.0f), 0.5f, 3.0f, 0.0f, 0.0f);
+    RB_CHECK(rb_body_set_linear_velocity(a, v3(3.0f, 0.0f, 0.0f)));
+    RB_CHECK(rb_body_set_linear_velocity(b, v3(-1.0f, 0.0f, 0.0f)));
+    for (int i = 0; i < 90; ++i)
+        RB_CHECK(rb_world_step(w));
+    rb_vec3 va, vb;
+    RB_CHECK(rb_body_get_linear_velocity(a, &va));
+    RB_CHECK(rb_body_get_linear_velocity(b, &vb));
+    assert_float_equal(1.0f * va.x + 3.0f * vb.x, 0.0f, 1e-4f);
+    assert_float_equal(va.x, 0.0f, 1e-4f);
+    assert_float_equal(vb.x, 0.0f, 1e-4f);
+    rb_destroy_world(w);
+}
+
+// Both backends from the same scene: the pairs and contacts of the first step agree exactly, in order.
+static void test_contacts_of_all_shape_pairs_match_the_cpu(void **state)
+{
+    (void)state;
+    const char *dir = getenv("RUBBLE_TEST_DATA");
+    assert_non_null(dir);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/all_shape_pairs.yaml", dir);
+    rb_world_id w[2];
+    for (int i = 0; i < 2; ++i) {
+        rb_world_def d = pu_world_def(false);
+        d.backend = i == 0 ? RB_BACKEND_CPU : RB_BACKEND_OPENCL;
+        w[i] = pu_make_world_from(&d);
+        RB_CHECK(rb_load_scene(w[i], path));
+        RB_CHECK(rb_world_step(w[i]));
+    }
+    int n[2];
+    rb_contact c[2][64];
+    for (int i = 0; i < 2; ++i) {
+        RB_CHECK(rb_world_get_contact_count(w[i], &n[i]));
+        assert_true(n[i] <= 64);
+        RB_CHECK(rb_world_get_contacts(w[i], 0, n[i], c[i]));
+    }
+    // nine shape-type pairs, 24 points (counted on the CPU backend)
+    assert_int_equal(n[0], 24);
+    assert_int_equal(n[1], n[0]);
+    for (int k = 0; k < n[0]; ++k) {
+        assert_int_equal(c[0][k].shape_a.index1, c[1][k].shape_a.index1);
+        assert_int_equal(c[0][k].shape_b.index1, c[1][k].shape_b.index1);
+        assert_float_equal(c[0][k].point.x, c[1][k].point.x, 1e-5f);
+        assert_float_equal(c[0][k].point.y, c[1][k].point.y, 1e-5f);
+        assert_float_equal(c[0][k].point.z, c[1][k].point.z, 1e-5f);
+        assert_float_equal(c[0][k].normal.y, c[1][k].normal.y, 1e-5f);
+        assert_float_equal(c[0][k].depth, c[1][k].depth, 1e-5f);
+        assert_float_equal(c[0][k].normal_impulse, c[1][k].normal_impulse, 1e-4f);
+    }
+    rb_destroy_world(w[0]);
+    rb_destroy_world(w[1]);
+}
+
+static void test_kernel_build_error_reports_the_log_and_cpu_carries_on(void **state)
+{
+    (void)state;
+    setenv("RUBBLE_OPENCL_BUILD_OPTIONS", "-DRB_KERNELS_PORTABLE_H", 1);
+    rb_world_def d = pu_world_def(false);
+    d.backend = RB_BACKEND_OPENCL;
+    rb_world_id w;
+    rb_status s = rb_create_world(&d, &w);
+    unsetenv("RUBBLE_OPENCL_BUILD_OPTIONS");
+    assert_int_equal(s, RB_ERR_BACKEND_FAILED);
+    const char *msg = rb_last_error(rb_null_world_id);
+    assert_non_null(strstr(msg, "kernel build failed"));
+    assert_non_null(strstr(msg, "RB_FN")); // from the compiler's log: portable.h was left out
+    // the application carries on with the CPU backend
+    d.backend = RB_BACKEND_CPU;
+    w = pu_make_world_from(&d);
+    rb_body_id ball = pu_sphere(w, v3(0.0f, 10.0f, 0.0f), 0.25f, 1.0f, 0.6f, 0.0f);
+    RB_CHECK(rb_world_step(w));
+    rb_vec3 v;
+    RB_CHECK(rb_body_get_linear_velocity(ball, &v));
+    assert_float_equal(v.y, -PU_G / 60.0f, 1e-5f);
+    rb_destroy_world(w);
+}
+
+static void test_unknown_device_is_an_error_that_lists_the_devices(void **state)
+{
+    (void)state;
+    setenv("RUBBLE_OPENCL_DEVICE", "no-such-device-anywhere", 1);
+    rb_world_def d = pu_world_def(false);
+    d.backend = RB_BACKEND_OPENCL;
+    rb_world_id w;
+    rb_status s = rb_create_world(&d, &w);
+    unsetenv("RUBBLE_OPENCL_DEVICE");
+    assert_int_equal(s, RB_ERR_BACKEND_UNAVAILABLE);
+    const char *msg = rb_last_error(rb_null_world_id);
+    assert_non_null(strstr(msg, "no-such-device-anywhere"));
+    assert_non_null(strstr(msg, "platform 0"));
+}
+
+static void test_device_out_of_memory_leaves_the_host_scene_intact(void **state)
+{
+    (void)state;
+    setenv("RUBBLE_OPENCL_MEMORY_LIMIT", "200K", 1);
+    rb_world_def d = pu_world_def(false);
+    d.backend = RB_BACKEND_OPENCL;
+    rb_world_id w = pu_make_world_from(&d);
+    unsetenv("RUBBLE_OPENCL_MEMORY_LIMIT");
+    RB_CHECK(rb_build_standard_scene(w, "pyramid", 1)); // 385 cubes, ~9000 contact points: far over 200 KiB
+    rb_transform before[386], after[386];
+    RB_CHECK(rb_world_get_transforms(w, 0, 386, before));
+    rb_status s = rb_world_step(w);
+    assert_int_equal(s, RB_ERR_OUT_OF_MEMORY);
+    assert_non_null(strstr(rb_last_error(w), "RUBBLE_OPENCL_MEMORY_LIMIT"));
+    RB_CHECK(rb_world_get_transforms(w, 0, 386, after));
+    assert_memory_equal(before, after, sizeof before);
+    rb_destroy_world(w);
+    // the same scene on the CPU backend steps
+    d.backend = RB_BACKEND_CPU;
+    w = pu_make_world_from(&d);
+    RB_CHECK(rb_build_standard_scene(w, "pyramid", 1));
+    RB_CHECK(rb_world_step(w));
+    rb_destroy_world(w);
+}
+
+int main(void)
+{
+    rb_backend_info info;
+    if (rb_backend_probe(RB_BACKEND_OPENCL, &info) != RB_OK || !info.available) {
+        printf("no OpenCL device: %s\n", info.message);
+        const char *ci = getenv("CI");
+        if (ci && strcmp(ci, "true") == 0) {
+            printf("FAIL: CI=true requires an OpenCL device (install pocl-opencl-icd)\n");
+            return 1;
+        }
+        return 77;
+    }
+    printf("OpenCL device: %s\n", info.device);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_free_fall_follows_semi_implicit_euler),
+        cmocka_unit_test(test_sphere_comes_to_rest_on_the_ground_at_its_radius),
+        cmocka_unit_test(test_inelastic_head_on_collision_conserves_momentum),
+        cmocka_unit_test(test_contacts_of_all_shape_pairs_match_the_cpu),
+        cmocka_unit_test(test_kernel_build_error_reports_the_log_and_cpu_carries_on),
+        cmocka_unit_test(test_unknown_device_is_an_error_that_lists_the_devices),
+        cmocka_unit_test(test_device_out_of_memory_leaves_the_host_scene_intact),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
