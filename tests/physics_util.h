@@ -81,11 +81,14 @@ static inline double quat_angle_between(rb_quat q0, rb_quat q1)
 
 // ---- worlds and bodies ------------------------------------------------------------------------
 
-// Default world settings, one thread (the tests measure physics, not speed), optional sleep.
+// Default world settings, one thread (the tests measure physics, not speed), optional sleep. The
+// backend is the CPU, or OpenCL with RUBBLE_TEST_BACKEND=opencl (tests/meson.build runs the physics
+// tests that way too, in the opencl suite).
 static inline rb_world_def pu_world_def(bool sleep)
 {
     rb_world_def d = rb_default_world_def();
-    d.backend = RB_BACKEND_CPU;
+    const char *backend = getenv("RUBBLE_TEST_BACKEND");
+    d.backend = backend && strcmp(backend, "opencl") == 0 ? RB_BACKEND_OPENCL : RB_BACKEND_CPU;
     d.threads = 1;
     d.enable_sleep = sleep;
     return d;
