@@ -145,7 +145,8 @@ typedef struct rb_sequential_def {
                                    ///< capped at this times the contacts; default 1 (0: none)
     int heap_threshold;            ///< batches with more contacts keep the closing contacts in a heap; default 64
     int large_batch;               ///< batches with at least this many contacts are scheduled first; default 8
-    int split_contacts;            ///< batches with more contacts are solved in spatial parts in parallel; default 4096 (0: never)
+    int split_contacts;            ///< batches with more contacts are solved in spatial parts in parallel; default 0 (never;
+                                   ///< docs/solver-sequential.md measures why)
     bool warm_start;               ///< start each contact from its last impulse (rubble's addition; default true)
 } rb_sequential_def;
 

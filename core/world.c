@@ -45,7 +45,7 @@ rb_world_def rb_default_world_def(void)
     d.sequential.settle_iterations = 1.0f;
     d.sequential.heap_threshold = 64;
     d.sequential.large_batch = 8;
-    d.sequential.split_contacts = 4096;
+    d.sequential.split_contacts = 0; // parts cost more quality than they save time (docs/solver-sequential.md)
     d.sequential.warm_start = true;
     d.backend = RB_BACKEND_AUTO;
     d.threads = 0;
