@@ -412,15 +412,6 @@ static void shock_propagation(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scr
         c->body_frozen[order[i]] = 0;
 }
 
-static rb_seq_scratch *my_scratch(rb_cpu_ctx *c)
-{
-#ifdef _OPENMP
-    return &c->scratch[omp_get_thread_num()];
-#else
-    return &c->scratch[0];
-#endif
-}
-
 // One batch, or one part of a split batch (part >= 0): the global resolution, then shock propagation
 // if it stopped at its cap with contacts still closing.
 static int solve_batch(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scratch *w, const rb_seq_batch *bt, int part)
@@ -538,7 +529,7 @@ void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
             continue;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads) reduction(+ : shocked)
         for (int part = 0; part < bt->parts; ++part)
-            shocked += solve_batch(c, p, my_scratch(c), bt, part);
+            shocked += solve_batch(c, p, rb_seq_my_scratch(c), bt, part);
         solve_seam(c, p, bt);
     }
     // whole batches: the large ones handed out largest first, the small ones statically (seed 001 §4)
@@ -547,7 +538,7 @@ void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
         ++large_end;
 #pragma omp parallel num_threads(c->threads) reduction(+ : shocked)
     {
-        rb_seq_scratch *w = my_scratch(c);
+        rb_seq_scratch *w = rb_seq_my_scratch(c);
         for (;;) {
             int i;
 #pragma omp atomic capture

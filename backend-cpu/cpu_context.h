@@ -5,6 +5,10 @@
 
 #include <stdint.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "backend.h"
 #include "broad_phase.h"
 #include "kernels/contact_sequential.h"
@@ -150,6 +154,16 @@ int rb_seq_is_fixed(const rb_cpu_ctx *c, int b);
 
 // Wakes every sleeping body of the groups marked in ctx->wake_group; returns how many woke.
 int rb_cpu_wake_marked_groups(rb_cpu_ctx *c);
+
+// The sequential solver's scratch of the calling OpenMP thread.
+static inline rb_seq_scratch *rb_seq_my_scratch(rb_cpu_ctx *c)
+{
+#ifdef _OPENMP
+    return &c->scratch[omp_get_thread_num()];
+#else
+    return &c->scratch[0];
+#endif
+}
 
 static inline int rb_body_is_dynamic(const rb_scene *s, int b)
 {

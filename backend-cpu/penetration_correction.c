@@ -200,15 +200,6 @@ static void correct_group(rb_cpu_ctx *c, const pen_group *g, rb_seq_scratch *w, 
     }
 }
 
-static rb_seq_scratch *my_scratch(rb_cpu_ctx *c)
-{
-#ifdef _OPENMP
-    return &c->scratch[omp_get_thread_num()];
-#else
-    return &c->scratch[0];
-#endif
-}
-
 // A batch split into parts: the parts in parallel (each moves only its own bodies), then the seam
 // contacts, first brought up to date with what the parts moved, then corrected with every body free.
 static void correct_split_batch(rb_cpu_ctx *c, const rb_seq_batch *b, const pen_settings *st)
@@ -217,7 +208,7 @@ static void correct_split_batch(rb_cpu_ctx *c, const rb_seq_batch *b, const pen_
 #pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads)
     for (int part = 0; part < b->parts; ++part) {
         pen_group g = {contacts, b->contact_count, part};
-        correct_group(c, &g, my_scratch(c), st);
+        correct_group(c, &g, rb_seq_my_scratch(c), st);
     }
     for (int i = 0; i < b->contact_count; ++i) {
         rb_seq_contact *t = &c->seq[contacts[i]];
@@ -266,7 +257,7 @@ rb_status rb_seq_correct_penetrations(rb_backend_ctx *ctx, const rb_step_params 
         ++large_end;
 #pragma omp parallel num_threads(c->threads)
     {
-        rb_seq_scratch *w = my_scratch(c);
+        rb_seq_scratch *w = rb_seq_my_scratch(c);
         for (;;) {
             int i;
 #pragma omp atomic capture
