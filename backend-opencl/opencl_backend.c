@@ -1,336 +1,175 @@
-// The OpenCL backend module (librubble-opencl.so): the kernel table, creation on the chosen device,
-// the device copy of the scene (upload of what the application changed, download of what it reads),
-// and the read-back of pairs and manifolds.
-#include <errno.h>
-#include <stdarg.h>
+// The OpenCL backend module (librubble-opencl.so): the OpenCL device operations under the shared GPU
+// pipeline (backend-gpu/), creation on the chosen device (opencl_device.c) and the module entry point.
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/shape_geom.h"
-#include "opencl_context.h"
+#include "gpu_context.h"
+#include "opencl_device.h"
 
-const char *const rb_ocl_kernel_names[K_COUNT] = {
-    "rb_layout_sizes", "rb_scan_chunks", "rb_scan_serial", "rb_scan_add", "rb_sort_histogram", "rb_sort_scatter",
-    "rb_body_inertia", "rb_shape_bounds",
-    "rb_bp_classify", "rb_bp_fill", "rb_bp_gather_entries", "rb_bp_grid_pairs", "rb_bp_special_pairs",
-    "rb_compact_indices", "rb_pair_keys", "rb_pair_gather",
-    "rb_collide_pairs", "rb_compact_manifolds", "rb_manifolds_untouched",
-    "rb_mark_sleepers", "rb_wake_groups", "rb_color_serial", "rb_prepare_constraints",
-    "rb_solve_color", "rb_solve_serial", "rb_store_impulses", "rb_split_lists", "rb_split_prepare_blocks",
-    "rb_split_blocks", "rb_split_gather",
-    "rb_integrate_velocities", "rb_zero_pseudo", "rb_integrate_positions", "rb_sleep_timers", "rb_islands_serial",
-};
+typedef struct ocl_state {
+    cl_device_id dev;
+    rb_ocl_program *shared;
+    cl_context cl;
+    cl_program prog;
+    cl_command_queue q;
+    cl_kernel k[K_COUNT];
+    size_t local_size; // work-group size of every launch: 64, or less where a kernel allows less
+} ocl_state;
 
-rb_status rb_ocl_fail(rb_ocl_ctx *c, rb_status status, const char *fmt, ...)
-{
-    if (!c->error[0]) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(c->error, sizeof c->error, fmt, ap);
-        va_end(ap);
-    }
-    return status;
-}
+static ocl_state *st(rb_gpu_ctx *c) { return (ocl_state *)c->dev_state; }
 
-rb_status rb_ocl_check(rb_ocl_ctx *c, cl_int err, const char *what)
+// Records a failed OpenCL call as "what failed: CL_ERROR on DEVICE" (out of memory gets its own status).
+static rb_status check(rb_gpu_ctx *c, cl_int err, const char *what)
 {
     if (err == CL_SUCCESS)
         return RB_OK;
     if (rb_ocl_is_oom(err))
-        return rb_ocl_fail(c, RB_ERR_OUT_OF_MEMORY, "out of device memory in %s (%s) on %s", what,
+        return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of device memory in %s (%s) on %s", what,
                            rb_ocl_error_name(err), c->device);
-    return rb_ocl_fail(c, RB_ERR_BACKEND_FAILED, "%s failed: %s on %s", what, rb_ocl_error_name(err), c->device);
+    return rb_gpu_fail(c, RB_ERR_BACKEND_FAILED, "%s failed: %s on %s", what, rb_ocl_error_name(err), c->device);
 }
 
-static void release_buf(rb_ocl_ctx *c, rb_ocl_buf *b)
+static rb_status ocl_alloc(rb_gpu_ctx *c, void **mem, size_t bytes, const char *what)
 {
-    if (b->mem) {
-        clReleaseMemObject(b->mem);
-        c->mem_used -= b->bytes;
-    }
-    b->mem = NULL;
-    b->bytes = 0;
-}
-
-rb_status rb_ocl_reserve(rb_ocl_ctx *c, rb_ocl_buf *b, size_t bytes, const char *what)
-{
-    if (bytes == 0)
-        bytes = 16;
-    if (b->mem && b->bytes >= bytes)
-        return RB_OK;
-    size_t cap = b->bytes > 0 ? b->bytes : 256;
-    while (cap < bytes)
-        cap *= 2;
-    if (c->mem_limit && c->mem_used - b->bytes + cap > c->mem_limit)
-        return rb_ocl_fail(c, RB_ERR_OUT_OF_MEMORY,
-                           "out of device memory: %s needs %zu bytes, %zu of the %zu allowed by "
-                           "RUBBLE_OPENCL_MEMORY_LIMIT are in use",
-                           what, cap, c->mem_used - b->bytes, c->mem_limit);
-    release_buf(c, b);
     cl_int err;
-    b->mem = clCreateBuffer(c->cl, CL_MEM_READ_WRITE, cap, NULL, &err);
-    if (!b->mem)
-        return rb_ocl_check(c, err, what);
-    b->bytes = cap;
-    c->mem_used += cap;
+    cl_mem m = clCreateBuffer(st(c)->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (!m)
+        return check(c, err, what);
+    *mem = m;
     return RB_OK;
 }
 
-rb_status rb_ocl_read_counters(rb_ocl_ctx *c)
+static void ocl_release(rb_gpu_ctx *c, void *mem)
 {
-    return rb_ocl_check(c,
-                        clEnqueueReadBuffer(c->q, c->counters.mem, CL_TRUE, 0, sizeof c->counters_host,
-                                            c->counters_host, 0, NULL, NULL),
-                        "reading the counters");
+    (void)c;
+    clReleaseMemObject((cl_mem)mem);
 }
 
-// RUBBLE_OPENCL_MEMORY_LIMIT: bytes, with an optional K, M or G suffix.
-static int parse_limit(const char *text, size_t *out)
+static rb_status ocl_write(rb_gpu_ctx *c, void *mem, size_t offset, size_t bytes, const void *src, const char *what)
 {
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || end == text)
-        return 0;
-    if (*end == 'K' || *end == 'k')
-        v <<= 10, ++end;
-    else if (*end == 'M' || *end == 'm')
-        v <<= 20, ++end;
-    else if (*end == 'G' || *end == 'g')
-        v <<= 30, ++end;
-    if (*end != '\0')
-        return 0;
-    *out = (size_t)v;
-    return 1;
+    return check(c, clEnqueueWriteBuffer(st(c)->q, (cl_mem)mem, CL_FALSE, offset, bytes, src, 0, NULL, NULL), what);
 }
 
-// ---- buffers of the scene copy ----
-
-#define BODY_BUFS(X)                                                                                                  \
-    X(pos, rb_float4, body_pos) X(rot, rb_float4, body_rot) X(lin, rb_float4, body_lin_vel)                          \
-    X(ang, rb_float4, body_ang_vel) X(force, rb_float4, body_force) X(torque, rb_float4, body_torque)                \
-    X(local_center, rb_float4, body_local_center) X(inertia_diag, rb_float4, body_inertia_diag)                      \
-    X(inertia_off, rb_float4, body_inertia_offdiag) X(inv_diag, rb_float4, body_inv_inertia_diag)                    \
-    X(inv_off, rb_float4, body_inv_inertia_offdiag) X(params, rb_float4, body_params) X(flags, uint32_t, body_flags) \
-    X(sleep_group, int, body_sleep_group)
-
-#define SHAPE_BUFS(X)                                                                                                 \
-    X(shape_body, int, shape_body, 1) X(shape_type, int, shape_type, 1) X(shape_lpos, rb_float4, shape_local_pos, 1) \
-    X(shape_lrot, rb_float4, shape_local_rot, 1) X(shape_params, rb_float4, shape_params, 1)                         \
-    X(material, rb_float4, shape_material, 1) X(filter, uint32_t, shape_filter, 2)
-
-static rb_status write_range(rb_ocl_ctx *c, rb_ocl_buf *b, const void *host, size_t elem, int lo, int hi,
-                             const char *what)
+static rb_status ocl_read(rb_gpu_ctx *c, void *mem, size_t offset, size_t bytes, void *dst, const char *what)
 {
-    if (hi <= lo)
-        return RB_OK;
-    return rb_ocl_check(c,
-                        clEnqueueWriteBuffer(c->q, b->mem, CL_FALSE, (size_t)lo * elem, (size_t)(hi - lo) * elem,
-                                             (const char *)host + (size_t)lo * elem, 0, NULL, NULL),
-                        what);
+    return check(c, clEnqueueReadBuffer(st(c)->q, (cl_mem)mem, CL_TRUE, offset, bytes, dst, 0, NULL, NULL), what);
 }
 
-static int grown_capacity(int have, int need)
+static rb_status ocl_copy(rb_gpu_ctx *c, void *src, size_t src_offset, void *dst, size_t dst_offset, size_t bytes,
+                          const char *what)
 {
-    int cap = have > 0 ? have : 256;
-    while (cap < need)
-        cap = cap <= (1 << 29) ? cap * 2 : need;
-    return cap;
+    return check(c,
+                 clEnqueueCopyBuffer(st(c)->q, (cl_mem)src, (cl_mem)dst, src_offset, dst_offset, bytes, 0, NULL, NULL),
+                 what);
 }
 
-// The grid cell: twice the median extent (2 x bounding radius) of the moving finite shapes (of all
-// finite shapes when none moves), as the CPU broad phase chooses it; only speed depends on it.
-static int cmp_float(const void *a, const void *b)
+static rb_status ocl_fill_zero(rb_gpu_ctx *c, void *mem, size_t offset, size_t bytes, const char *what)
 {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
+    cl_uchar zero = 0;
+    return check(c, clEnqueueFillBuffer(st(c)->q, (cl_mem)mem, &zero, 1, offset, bytes, 0, NULL, NULL), what);
 }
 
-static rb_status choose_cell(rb_ocl_ctx *c)
+// Work-groups of a fixed size (kernels check bounds). A fixed size matters on PoCL, which compiles a
+// kernel anew for each work-group size it meets: left to the driver, the size would follow n from
+// step to step.
+static rb_status ocl_launch(rb_gpu_ctx *c, int kernel, size_t n, int nargs, const rb_gpu_arg *args, const char *what)
 {
-    const rb_scene *s = c->scene;
-    float *ext = malloc(sizeof *ext * (size_t)(s->shape_slots > 0 ? s->shape_slots : 1));
-    if (!ext)
-        return rb_ocl_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory choosing the grid cell");
-    for (int pass = 0; pass < 2; ++pass) {
-        int n = 0;
-        for (int i = 0; i < s->shape_slots; ++i) {
-            int b = s->shape_body[i];
-            if (b < 0 || s->shape_type[i] == RB_GEOM_PLANE)
-                continue;
-            if (pass == 0 && (s->body_flags[b] & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T)
-                continue;
-            float e = 2.0f * rb_geom_bounding_radius(s->shape_type[i], s->shape_params[i]);
-            if (e > 0.0f && e < 1e30f)
-                ext[n++] = e;
-        }
-        if (n > 0) {
-            qsort(ext, (size_t)n, sizeof *ext, cmp_float);
-            c->inv_cell = 1.0f / (2.0f * ext[n / 2]);
-            free(ext);
-            return RB_OK;
-        }
+    ocl_state *o = st(c);
+    cl_kernel k = o->k[kernel];
+    for (int i = 0; i < nargs; ++i) {
+        // a buffer argument whose value is a NULL cl_mem passes NULL to the kernel (OpenCL 1.2, 5.7.2)
+        cl_int err = clSetKernelArg(k, (cl_uint)i, args[i].size, args[i].value);
+        if (err != CL_SUCCESS)
+            return check(c, err, what);
     }
-    free(ext);
-    c->inv_cell = 1.0f;
-    return RB_OK;
+    size_t local = o->local_size;
+    size_t global = (n + local - 1) / local * local;
+    if (!c->profile)
+        return check(c, clEnqueueNDRangeKernel(o->q, k, 1, NULL, &global, &local, 0, NULL, NULL), what);
+    // RUBBLE_OPENCL_PROFILE: wait for each launch and add up its device time
+    cl_event ev;
+    cl_int err = clEnqueueNDRangeKernel(o->q, k, 1, NULL, &global, &local, 0, NULL, &ev);
+    if (err == CL_SUCCESS) {
+        cl_ulong t0 = 0, t1 = 0;
+        err = clWaitForEvents(1, &ev);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+        clReleaseEvent(ev);
+        c->kernel_ms[kernel] += (double)(t1 - t0) * 1e-6;
+        c->kernel_launches[kernel]++;
+    }
+    return check(c, err, what);
 }
 
-static rb_status ocl_upload(rb_backend_ctx *ctx)
-{
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
-    rb_scene *s = c->scene;
-    rb_status st;
-    int full = c->full_upload;
-    c->error[0] = '\0';
-    if (s->body_slots > c->body_cap || !c->pos.mem) {
-        int cap = grown_capacity(c->body_cap, s->body_slots);
-#define RES(name, type, field)                                                                                        \
-    if ((st = rb_ocl_reserve(c, &c->name, sizeof(type) * (size_t)cap, "the body arrays")) != RB_OK)                 \
-        return st;
-        BODY_BUFS(RES)
-#undef RES
-        c->body_cap = cap;
-        full = 1;
-    }
-    if (s->shape_slots > c->shape_cap || !c->shape_body.mem) {
-        int cap = grown_capacity(c->shape_cap, s->shape_slots);
-#define RES(name, type, field, per)                                                                                   \
-    if ((st = rb_ocl_reserve(c, &c->name, sizeof(type) * (per) * (size_t)cap, "the shape arrays")) != RB_OK)        \
-        return st;
-        SHAPE_BUFS(RES)
-#undef RES
-        c->shape_cap = cap;
-        full = 1;
-    }
-    int blo = 0, bhi = s->body_slots, slo = 0, shi = s->shape_slots;
-    if (!full) {
-        blo = s->dirty_body_lo;
-        bhi = (s->dirty & (RB_DIRTY_BODY_STATE | RB_DIRTY_BODY_PROPS)) ? s->dirty_body_hi : blo;
-        slo = s->dirty_shape_lo;
-        shi = (s->dirty & RB_DIRTY_SHAPES) ? s->dirty_shape_hi : slo;
-    }
-#define PUT(name, type, field)                                                                                        \
-    if ((st = write_range(c, &c->name, s->field, sizeof(type), blo, bhi, "uploading the bodies")) != RB_OK)          \
-        return st;
-    BODY_BUFS(PUT)
-#undef PUT
-#define PUT(name, type, field, per)                                                                                   \
-    if ((st = write_range(c, &c->name, s->field, sizeof(type) * (per), slo, shi, "uploading the shapes")) != RB_OK)  \
-        return st;
-    SHAPE_BUFS(PUT)
-#undef PUT
-    if (s->dirty & RB_DIRTY_SHAPES) {
-        // contacts of changed shape slots must not warm start what is there now
-        if ((st = rb_ocl_drop_manifolds(c, s->dirty_shape_lo, s->dirty_shape_hi)) != RB_OK ||
-            (st = choose_cell(c)) != RB_OK)
-            return st;
-    }
-    if ((st = rb_ocl_check(c, clFinish(c->q), "uploading the scene")) != RB_OK)
-        return st;
-    c->full_upload = 0;
-    return RB_OK;
-}
+static rb_status ocl_finish(rb_gpu_ctx *c, const char *what) { return check(c, clFinish(st(c)->q), what); }
 
-static rb_status ocl_download(rb_backend_ctx *ctx)
+static void ocl_destroy_state(rb_gpu_ctx *c)
 {
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
-    rb_scene *s = c->scene;
-    int n = s->body_slots < c->body_cap ? s->body_slots : c->body_cap;
-    if (n <= 0 || !c->pos.mem)
-        return RB_OK;
-    cl_int err = CL_SUCCESS;
-#define GET(name, type, field)                                                                                        \
-    if (err == CL_SUCCESS)                                                                                            \
-        err = clEnqueueReadBuffer(c->q, c->name.mem, CL_FALSE, 0, sizeof(type) * (size_t)n, s->field, 0, NULL, NULL);
-    GET(pos, rb_float4, body_pos)
-    GET(rot, rb_float4, body_rot)
-    GET(lin, rb_float4, body_lin_vel)
-    GET(ang, rb_float4, body_ang_vel)
-    GET(params, rb_float4, body_params)
-    GET(flags, uint32_t, body_flags)
-    GET(sleep_group, int, body_sleep_group)
-#undef GET
-    if (err == CL_SUCCESS)
-        err = clFinish(c->q);
-    return rb_ocl_check(c, err, "downloading the bodies");
-}
-
-// ---- creation ----
-
-static void release_all(rb_ocl_ctx *c)
-{
-    rb_ocl_buf *bufs[] = {
-#define B(name, ...) &c->name,
-        BODY_BUFS(B) SHAPE_BUFS(B)
-#undef B
-        &c->inv_inertia_world, &c->plin, &c->pang, &c->frozen, &c->awake, &c->color_mask, &c->wake_group, &c->parent,
-        &c->rest, &c->body_start, &c->shape_world, &c->aabb_lo, &c->aabb_hi, &c->plane_world, &c->role, &c->cell_lo,
-        &c->cell_hi, &c->cell_count, &c->entry_start, &c->special_flag, &c->special_off, &c->special_list,
-        &c->special_count, &c->special_at, &c->special_pairs, &c->keys, &c->vals, &c->keys2, &c->vals2, &c->entry,
-        &c->sorted_entry, &c->entry_count, &c->entry_at, &c->hist, &c->pairs_raw, &c->pairs, &c->scratch, &c->has, &c->npoints,
-        &c->moff, &c->manifolds, &c->cache, &c->cons, &c->points, &c->color_order, &c->constraint_color,
-        &c->first_point, &c->color_start, &c->split_list, &c->delta, &c->counters,
-    };
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
-        release_buf(c, bufs[i]);
-    for (int i = 0; i < RB_OCL_SCAN_LEVELS; ++i)
-        release_buf(c, &c->scan_sums[i]);
-    for (int i = 0; i < K_COUNT; ++i)
-        if (c->k[i])
-            clReleaseKernel(c->k[i]);
-    if (c->q)
-        clReleaseCommandQueue(c->q);
-    rb_ocl_program_release(c->shared);
-    free(c->pairs_host);
-    free(c->manifolds_host);
-    free(c);
-}
-
-static void ocl_destroy(rb_backend_ctx *ctx)
-{
-    if (!ctx)
+    ocl_state *o = st(c);
+    if (!o)
         return;
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
-    if (c->profile) {
-        fprintf(stderr, "rubble opencl profile (device time per kernel, %s):\n", c->device);
-        for (int i = 0; i < K_COUNT; ++i)
-            if (c->kernel_launches[i] > 0)
-                fprintf(stderr, "  %-26s %8ld launches %10.2f ms %8.1f us/launch\n", rb_ocl_kernel_names[i],
-                        c->kernel_launches[i], c->kernel_ms[i], 1e3 * c->kernel_ms[i] / (double)c->kernel_launches[i]);
-    }
-    release_all(c);
+    for (int i = 0; i < K_COUNT; ++i)
+        if (o->k[i])
+            clReleaseKernel(o->k[i]);
+    if (o->q)
+        clReleaseCommandQueue(o->q);
+    rb_ocl_program_release(o->shared);
+    free(o);
+    c->dev_state = NULL;
 }
 
-// The kernels see the structs of core/backend.h and core/kernels/ through their own compiler: check
-// that it lays them out as the host does before trusting a byte of it.
-static rb_status check_layout(rb_ocl_ctx *c, char *msg, size_t msg_size)
+static const rb_gpu_device_ops k_device = {
+    .api = "OpenCL",
+    .memory_limit_var = "RUBBLE_OPENCL_MEMORY_LIMIT",
+    .alloc = ocl_alloc,
+    .release = ocl_release,
+    .write = ocl_write,
+    .read = ocl_read,
+    .copy = ocl_copy,
+    .fill_zero = ocl_fill_zero,
+    .launch = ocl_launch,
+    .finish = ocl_finish,
+    .destroy = ocl_destroy_state,
+};
+
+// The device, the program (shared by the worlds of the process), a queue and the kernels.
+static rb_status open_device(rb_gpu_ctx *c, ocl_state *o, int require_gpu, char *msg, size_t msg_size)
 {
-    const int host[7] = {(int)sizeof(rb_contact_manifold), (int)sizeof(rb_contact_constraint),
-                         (int)sizeof(rb_contact_point),   (int)sizeof(rb_mat3),
-                         (int)sizeof(rb_xform),           (int)sizeof(rb_pair),
-                         (int)sizeof(rb_float4)};
-    const char *names[7] = {"rb_contact_manifold", "rb_contact_constraint", "rb_contact_point", "rb_mat3",
-                            "rb_xform", "rb_pair", "rb_float4"};
-    int dev[7] = {0};
-    cl_kernel k = c->k[K_LAYOUT];
-    cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &c->counters.mem);
-    size_t one = 1;
-    if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(c->q, k, 1, NULL, &one, NULL, 0, NULL, NULL);
-    if (err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(c->q, c->counters.mem, CL_TRUE, 0, sizeof dev, dev, 0, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        snprintf(msg, msg_size, "running the first kernel on %s failed: %s", c->device, rb_ocl_error_name(err));
+    char listing[1024];
+    rb_status s = rb_ocl_pick_device(require_gpu, &o->dev, listing, sizeof listing, msg, msg_size);
+    if (s != RB_OK)
+        return s;
+    rb_ocl_describe_device(o->dev, c->device, sizeof c->device);
+    char build_msg[1024];
+    s = rb_ocl_program_acquire(o->dev, &o->shared, &o->cl, &o->prog, build_msg, sizeof build_msg);
+    if (s != RB_OK) {
+        snprintf(msg, msg_size, "%s: %s", c->device, build_msg);
+        return s;
+    }
+    const char *prof = getenv("RUBBLE_OPENCL_PROFILE");
+    c->profile = prof && strcmp(prof, "1") == 0;
+    cl_int err;
+    o->q = clCreateCommandQueue(o->cl, o->dev, c->profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+    if (!o->q) {
+        snprintf(msg, msg_size, "cannot create a command queue on %s: %s", c->device, rb_ocl_error_name(err));
         return rb_ocl_is_oom(err) ? RB_ERR_OUT_OF_MEMORY : RB_ERR_BACKEND_FAILED;
     }
-    for (int i = 0; i < 7; ++i) {
-        if (dev[i] != host[i]) {
-            snprintf(msg, msg_size, "the OpenCL compiler of %s lays out %s in %d bytes, the host in %d", c->device,
-                     names[i], dev[i], host[i]);
+    o->local_size = 64;
+    for (int i = 0; i < K_COUNT; ++i) {
+        o->k[i] = clCreateKernel(o->prog, rb_gpu_kernel_names[i], &err);
+        if (!o->k[i]) {
+            snprintf(msg, msg_size, "kernel %s missing from the program on %s: %s", rb_gpu_kernel_names[i], c->device,
+                     rb_ocl_error_name(err));
             return RB_ERR_BACKEND_FAILED;
         }
+        size_t most = 0;
+        if (clGetKernelWorkGroupInfo(o->k[i], o->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL) ==
+                CL_SUCCESS &&
+            most > 0)
+            while (o->local_size > most)
+                o->local_size /= 2;
     }
     return RB_OK;
 }
@@ -338,67 +177,22 @@ static rb_status check_layout(rb_ocl_ctx *c, char *msg, size_t msg_size)
 static rb_status ocl_create(rb_scene *scene, const rb_backend_config *cfg, rb_backend_ctx **out, char *msg,
                             size_t msg_size)
 {
-    rb_ocl_ctx *c = calloc(1, sizeof *c);
-    if (!c) {
+    rb_gpu_ctx *c = calloc(1, sizeof *c);
+    ocl_state *o = calloc(1, sizeof *o);
+    if (!c || !o) {
+        free(c);
+        free(o);
         snprintf(msg, msg_size, "out of memory creating the OpenCL backend");
         return RB_ERR_OUT_OF_MEMORY;
     }
     c->scene = scene;
-    c->full_upload = 1;
-    const char *limit = getenv("RUBBLE_OPENCL_MEMORY_LIMIT");
-    if (limit && *limit && !parse_limit(limit, &c->mem_limit)) {
-        snprintf(msg, msg_size, "RUBBLE_OPENCL_MEMORY_LIMIT='%s' is not a byte count (digits, optional K, M or G)",
-                 limit);
-        free(c);
-        return RB_ERR_INVALID_ARGUMENT;
-    }
-    char listing[1024];
-    rb_status s = rb_ocl_pick_device(cfg->require_gpu, &c->dev, listing, sizeof listing, msg, msg_size);
+    c->dev = &k_device;
+    c->dev_state = o;
+    rb_status s = open_device(c, o, cfg->require_gpu, msg, msg_size);
+    if (s == RB_OK)
+        s = rb_gpu_start(c, msg, msg_size);
     if (s != RB_OK) {
-        free(c);
-        return s;
-    }
-    rb_ocl_describe_device(c->dev, c->device, sizeof c->device);
-    char build_msg[1024];
-    s = rb_ocl_program_acquire(c->dev, &c->shared, &c->cl, &c->prog, build_msg, sizeof build_msg);
-    if (s != RB_OK) {
-        snprintf(msg, msg_size, "%s: %s", c->device, build_msg);
-        free(c);
-        return s;
-    }
-    const char *prof = getenv("RUBBLE_OPENCL_PROFILE");
-    c->profile = prof && strcmp(prof, "1") == 0;
-    cl_int err;
-    c->q = clCreateCommandQueue(c->cl, c->dev, c->profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
-    if (!c->q) {
-        snprintf(msg, msg_size, "cannot create a command queue on %s: %s", c->device, rb_ocl_error_name(err));
-        release_all(c);
-        return rb_ocl_is_oom(err) ? RB_ERR_OUT_OF_MEMORY : RB_ERR_BACKEND_FAILED;
-    }
-    c->local_size = 64;
-    for (int i = 0; i < K_COUNT; ++i) {
-        c->k[i] = clCreateKernel(c->prog, rb_ocl_kernel_names[i], &err);
-        if (!c->k[i]) {
-            snprintf(msg, msg_size, "kernel %s missing from the program on %s: %s", rb_ocl_kernel_names[i], c->device,
-                     rb_ocl_error_name(err));
-            release_all(c);
-            return RB_ERR_BACKEND_FAILED;
-        }
-        size_t most = 0;
-        if (clGetKernelWorkGroupInfo(c->k[i], c->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL) ==
-                CL_SUCCESS &&
-            most > 0)
-            while (c->local_size > most)
-                c->local_size /= 2;
-    }
-    if ((s = rb_ocl_reserve(c, &c->counters, sizeof(int) * RB_CNT_COUNT, "the counters")) != RB_OK ||
-        (s = rb_ocl_reserve(c, &c->color_start, sizeof(int) * (RB_OCL_MAX_COLORS + 2), "the colours")) != RB_OK) {
-        snprintf(msg, msg_size, "%s", c->error);
-        release_all(c);
-        return s;
-    }
-    if ((s = check_layout(c, msg, msg_size)) != RB_OK) {
-        release_all(c);
+        rb_gpu_destroy((rb_backend_ctx *)c);
         return s;
     }
     *out = (rb_backend_ctx *)c;
@@ -417,130 +211,20 @@ static rb_status ocl_probe(char *device, size_t device_size, char *msg, size_t m
     return RB_OK;
 }
 
-static const char *ocl_device_name(rb_backend_ctx *ctx) { return ((rb_ocl_ctx *)ctx)->device; }
+static rb_backend_ops g_ops;
+static pthread_once_t g_ops_once = PTHREAD_ONCE_INIT;
 
-static int ocl_supports_solver(rb_backend_ctx *ctx, int solver)
+static void fill_ops(void)
 {
-    (void)ctx;
-    return solver == RB_SOLVER_BATCHED || solver == RB_SOLVER_SPLIT;
+    rb_gpu_fill_ops(&g_ops);
+    g_ops.name = "opencl";
+    g_ops.create = ocl_create;
+    g_ops.probe = ocl_probe;
 }
-
-static rb_status ocl_get_pairs(rb_backend_ctx *ctx, const rb_pair **pairs, int *count)
-{
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
-    if (!c->pairs_host_valid && c->pair_count > 0) {
-        if (c->pair_count > c->pairs_host_cap) {
-            rb_pair *p = realloc(c->pairs_host, sizeof *p * (size_t)c->pair_count);
-            if (!p)
-                return rb_ocl_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory reading the pairs");
-            c->pairs_host = p;
-            c->pairs_host_cap = c->pair_count;
-        }
-        rb_status s = rb_ocl_check(c,
-                                   clEnqueueReadBuffer(c->q, c->pairs.mem, CL_TRUE, 0,
-                                                       sizeof(rb_pair) * (size_t)c->pair_count, c->pairs_host, 0,
-                                                       NULL, NULL),
-                                   "reading the pairs");
-        if (s != RB_OK)
-            return s;
-    }
-    c->pairs_host_valid = 1;
-    *pairs = c->pairs_host;
-    *count = c->pair_count;
-    return RB_OK;
-}
-
-static rb_status ocl_get_manifolds(rb_backend_ctx *ctx, const rb_contact_manifold **m, int *count)
-{
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
-    if (!c->manifolds_host_valid && c->manifold_count > 0) {
-        if (c->manifold_count > c->manifolds_host_cap) {
-            rb_contact_manifold *p = realloc(c->manifolds_host, sizeof *p * (size_t)c->manifold_count);
-            if (!p)
-                return rb_ocl_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory reading the contacts");
-            c->manifolds_host = p;
-            c->manifolds_host_cap = c->manifold_count;
-        }
-        rb_status s = rb_ocl_check(c,
-                                   clEnqueueReadBuffer(c->q, c->manifolds.mem, CL_TRUE, 0,
-                                                       sizeof(rb_contact_manifold) * (size_t)c->manifold_count,
-                                                       c->manifolds_host, 0, NULL, NULL),
-                                   "reading the contacts");
-        if (s != RB_OK)
-            return s;
-    }
-    c->manifolds_host_valid = 1;
-    *m = c->manifolds_host;
-    *count = c->manifold_count;
-    return RB_OK;
-}
-
-static void ocl_get_stats(rb_backend_ctx *ctx, rb_backend_stats *out)
-{
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
-    out->pairs = c->pair_count;
-    out->manifolds = c->manifold_count;
-    out->contacts = c->point_count;
-    out->colors = c->color_count;
-    out->awake_bodies = c->awake_bodies;
-}
-
-static const char *ocl_last_error(rb_backend_ctx *ctx)
-{
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
-    return c->error;
-}
-
-// Each kernel-set entry ends when its kernels have run (clFinish): the core's per-phase times then
-// measure the phase, not whatever was still queued before a later phase's read-back. The cost is one
-// wait per phase, a few microseconds.
-#define FINISHED(fn)                                                                                                  \
-    static rb_status fn##_finished(rb_backend_ctx *ctx, const rb_step_params *p)                                      \
-    {                                                                                                                 \
-        rb_status s = fn(ctx, p);                                                                                     \
-        if (s != RB_OK)                                                                                               \
-            return s;                                                                                                 \
-        rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;                                                                            \
-        return rb_ocl_check(c, clFinish(c->q), #fn);                                                                  \
-    }
-FINISHED(rb_ocl_integrate_velocities)
-FINISHED(rb_ocl_update_bounds)
-FINISHED(rb_ocl_find_pairs)
-FINISHED(rb_ocl_collide)
-FINISHED(rb_ocl_build_batches)
-FINISHED(rb_ocl_solve_contacts)
-FINISHED(rb_ocl_integrate_positions)
-FINISHED(rb_ocl_update_sleep)
-#undef FINISHED
-
-static const rb_backend_ops k_ops = {
-    .abi_version = RB_BACKEND_ABI_VERSION,
-    .name = "opencl",
-    .create = ocl_create,
-    .destroy = ocl_destroy,
-    .probe = ocl_probe,
-    .device_name = ocl_device_name,
-    .supports_solver = ocl_supports_solver,
-    .upload = ocl_upload,
-    .download = ocl_download,
-    .integrate_velocities = rb_ocl_integrate_velocities_finished,
-    .update_bounds = rb_ocl_update_bounds_finished,
-    .find_pairs = rb_ocl_find_pairs_finished,
-    .collide = rb_ocl_collide_finished,
-    .build_batches = rb_ocl_build_batches_finished,
-    .correct_penetrations = NULL,
-    .solve_contacts = rb_ocl_solve_contacts_finished,
-    .integrate_positions = rb_ocl_integrate_positions_finished,
-    .update_sleep = rb_ocl_update_sleep_finished,
-    .get_pairs = ocl_get_pairs,
-    .get_manifolds = ocl_get_manifolds,
-    .get_stats = ocl_get_stats,
-    .frozen_in_last_step = rb_ocl_frozen_in_last_step,
-    .last_error = ocl_last_error,
-};
 
 __attribute__((visibility("default"))) const rb_backend_ops *rb_backend_module_ops(int abi_version)
 {
-    (void)abi_version; // the core compares k_ops.abi_version and reports a mismatch
-    return &k_ops;
+    (void)abi_version; // the core compares ops.abi_version and reports a mismatch
+    pthread_once(&g_ops_once, fill_ops);
+    return &g_ops;
 }

@@ -82,13 +82,17 @@ static inline double quat_angle_between(rb_quat q0, rb_quat q1)
 // ---- worlds and bodies ------------------------------------------------------------------------
 
 // Default world settings, one thread (the tests measure physics, not speed), optional sleep. The
-// backend is the CPU, or OpenCL with RUBBLE_TEST_BACKEND=opencl (tests/meson.build runs the physics
-// tests that way too, in the opencl suite).
+// backend is the CPU, or OpenCL / CUDA with RUBBLE_TEST_BACKEND=opencl / cuda (tests/meson.build runs
+// the physics tests that way too, in the opencl and cuda suites).
 static inline rb_world_def pu_world_def(bool sleep)
 {
     rb_world_def d = rb_default_world_def();
     const char *backend = getenv("RUBBLE_TEST_BACKEND");
-    d.backend = backend && strcmp(backend, "opencl") == 0 ? RB_BACKEND_OPENCL : RB_BACKEND_CPU;
+    d.backend = RB_BACKEND_CPU;
+    if (backend && strcmp(backend, "opencl") == 0)
+        d.backend = RB_BACKEND_OPENCL;
+    else if (backend && strcmp(backend, "cuda") == 0)
+        d.backend = RB_BACKEND_CUDA;
     d.threads = 1;
     d.enable_sleep = sleep;
     return d;

@@ -55,12 +55,14 @@ static void test_auto_takes_cpu_and_says_why(void **state)
     (void)state;
     rb_world_id w;
     setenv("RUBBLE_OPENCL_DEVICE", NO_SUCH_DEVICE, 1); // no OpenCL GPU, whatever the machine has
+    setenv("RUBBLE_CUDA_DEVICE", "99", 1);              // and no CUDA device either
     assert_int_equal(create_with(RB_BACKEND_AUTO, &w), RB_OK);
     unsetenv("RUBBLE_OPENCL_DEVICE");
+    unsetenv("RUBBLE_CUDA_DEVICE");
     assert_string_equal(rb_world_backend_name(w), "cpu");
     rb_world_info info;
     rb_world_get_info(w, &info);
-    // this build has no GPU modules: auto reports that it looked for both before taking the CPU
+    // auto reports that it looked for both GPU backends before taking the CPU
     assert_non_null(strstr(info.selection, "auto"));
     assert_non_null(strstr(info.selection, "cuda not used"));
     assert_non_null(strstr(info.selection, "opencl not used"));
@@ -89,12 +91,33 @@ static void test_opencl_by_name_fails_with_reason_and_no_fallback(void **state)
     }
 }
 
-static void test_cuda_by_name_fails_with_reason(void **state)
+// Without a CUDA GPU (as in CI) asking for CUDA is an error that says why: the module is not built,
+// or it is and finds no driver or device ("no CUDA device: ..."). With one, the world runs there.
+static void test_cuda_by_name_starts_or_fails_with_reason(void **state)
 {
     (void)state;
-    rb_world_id w;
-    assert_int_equal(create_with(RB_BACKEND_CUDA, &w), RB_ERR_BACKEND_UNAVAILABLE);
-    assert_non_null(strstr(rb_last_error(rb_null_world_id), "librubble-cuda.so"));
+    rb_backend_info info;
+    assert_int_equal(rb_backend_probe(RB_BACKEND_CUDA, &info), RB_OK);
+    assert_int_equal(info.built, RB_BUILT_CUDA);
+    rb_world_id w = rb_null_world_id;
+    rb_status s = create_with(RB_BACKEND_CUDA, &w);
+    if (info.available) {
+        assert_int_equal(s, RB_OK);
+        assert_string_equal(rb_world_backend_name(w), "cuda");
+        rb_destroy_world(w);
+        return;
+    }
+    assert_int_equal(s, RB_ERR_BACKEND_UNAVAILABLE);
+    assert_false(rb_world_is_valid(w));
+    const char *msg = rb_last_error(rb_null_world_id);
+    assert_non_null(strstr(msg, "backend 'cuda'"));
+    assert_non_null(strstr(msg, "cannot start"));
+    if (RB_BUILT_CUDA)
+        assert_non_null(strstr(msg, "no CUDA device: "));
+    else
+        assert_non_null(strstr(msg, "librubble-cuda.so"));
+    // the probe says the same
+    assert_non_null(strstr(info.message, RB_BUILT_CUDA ? "no CUDA device: " : "librubble-cuda.so"));
 }
 
 static void test_rubble_backend_env_cpu_is_used(void **state)
@@ -241,7 +264,7 @@ int main(void)
         cmocka_unit_test_setup(test_cpu_backend_by_name_starts, setup),
         cmocka_unit_test_setup(test_auto_takes_cpu_and_says_why, setup),
         cmocka_unit_test_setup(test_opencl_by_name_fails_with_reason_and_no_fallback, setup),
-        cmocka_unit_test_setup(test_cuda_by_name_fails_with_reason, setup),
+        cmocka_unit_test_setup(test_cuda_by_name_starts_or_fails_with_reason, setup),
         cmocka_unit_test_setup(test_rubble_backend_env_cpu_is_used, setup),
         cmocka_unit_test_setup(test_rubble_backend_env_opencl_fails_and_names_the_variable, setup),
         cmocka_unit_test_setup(test_rubble_backend_env_bogus_is_an_error, setup),

@@ -61,6 +61,28 @@ static float quat_angle(rb_float4 q)
 
 // ---- quaternions ----
 
+// rb_sinf / rb_cosf (portable.h): float-only, so every backend gets the same bits; as accurate as
+// libm's float versions over the angles a step can turn a body by, and NaN for NaN or infinity.
+static void test_portable_sin_and_cos_match_the_double_precision_ones(void **state)
+{
+    (void)state;
+    double worst = 0.0, worst_rel = 0.0;
+    for (int i = -200000; i <= 200000; ++i) {
+        float x = (float)i * 1.0e-4f * 3.3f; // [-66, 66] rad
+        worst = fmax(worst, fabs((double)rb_sinf(x) - sin((double)x)));
+        worst = fmax(worst, fabs((double)rb_cosf(x) - cos((double)x)));
+    }
+    for (float x = 1e-7f; x < 0.5f; x *= 1.01f) // small angles: relative accuracy matters for sin
+        worst_rel = fmax(worst_rel, fabs((double)rb_sinf(x) / sin((double)x) - 1.0));
+    assert_true(worst < 1.2e-7);     // ~1 ulp of 1
+    assert_true(worst_rel < 1.2e-7); // ~1 ulp
+    assert_float_equal(rb_sinf(-0.7f), -rb_sinf(0.7f), 0.0f);
+    assert_float_equal(rb_cosf(-0.7f), rb_cosf(0.7f), 0.0f);
+    assert_true(isnan(rb_sinf(NAN)) && isnan(rb_cosf(INFINITY)));
+    float s = rb_sinf(1e20f), c = rb_cosf(1e20f); // no meaningful angle, but a unit vector, not UB
+    assert_float_equal(s * s + c * c, 1.0f, 1e-6f);
+}
+
 static void test_identity_quaternion_leaves_vectors_and_rotations_unchanged(void **state)
 {
     (void)state;
@@ -494,6 +516,7 @@ static void test_reduce_of_collinear_points_gives_four_distinct_points(void **st
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_portable_sin_and_cos_match_the_double_precision_ones),
         cmocka_unit_test(test_identity_quaternion_leaves_vectors_and_rotations_unchanged),
         cmocka_unit_test(test_quaternion_product_applies_the_right_factor_first),
         cmocka_unit_test(test_rotation_by_quaternion_matches_its_matrix),

@@ -1,10 +1,11 @@
-// The OpenCL program of the rubble backend: every kernel of the kernel set. embed_kernels.py inlines
-// the #includes (these files and core/kernels/) into one string at build time.
-#include "common.cl"
-#include "scan.cl"
-#include "bounds.cl"
-#include "broad_phase.cl"
-#include "narrow_phase.cl"
-#include "batches.cl"
-#include "solve.cl"
-#include "integrate.cl"
+// The OpenCL program of the rubble backend: every kernel of the kernel set, from the device kernels
+// shared with the CUDA backend (backend-gpu/kernels/). embed_kernels.py inlines the #includes (those
+// files and core/kernels/) into one string at build time.
+#include "device_common.h"
+#include "device_scan.h"
+#include "device_bounds.h"
+#include "device_broad_phase.h"
+#include "device_narrow_phase.h"
+#include "device_batches.h"
+#include "device_solve.h"
+#include "device_integrate.h"

@@ -16,8 +16,6 @@
 #define RB_CONSTANT __constant
 #define rb_sqrtf(x) sqrt(x)
 #define rb_fabsf(x) fabs(x)
-#define rb_sinf(x) sin(x)
-#define rb_cosf(x) cos(x)
 #define rb_atan2f(y, x) atan2(y, x)
 #define rb_floorf(x) floor(x)
 #define RB_FLT_MAX FLT_MAX
@@ -27,8 +25,6 @@
 #define RB_CONSTANT
 #define rb_sqrtf(x) sqrtf(x)
 #define rb_fabsf(x) fabsf(x)
-#define rb_sinf(x) sinf(x)
-#define rb_cosf(x) cosf(x)
 #define rb_atan2f(y, x) atan2f(y, x)
 #define rb_floorf(x) floorf(x)
 #define RB_FLT_MAX 3.402823466e+38f
@@ -40,8 +36,6 @@
 #define RB_CONSTANT
 #define rb_sqrtf(x) sqrtf(x)
 #define rb_fabsf(x) fabsf(x)
-#define rb_sinf(x) sinf(x)
-#define rb_cosf(x) cosf(x)
 #define rb_atan2f(y, x) atan2f(y, x)
 #define rb_floorf(x) floorf(x)
 #define RB_FLT_MAX FLT_MAX
@@ -57,5 +51,69 @@ RB_FN float rb_maxf(float a, float b) { return a > b ? a : b; }
 RB_FN float rb_clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
 RB_FN int rb_mini(int a, int b) { return a < b ? a : b; }
 RB_FN int rb_maxi(int a, int b) { return a > b ? a : b; }
+
+// sin and cos in float arithmetic only (Cephes sinf/cosf: reduction by pi/4 in three parts, then
+// minimax polynomials on [-pi/4, pi/4]; about 1 ulp for |x| < 8192). The device libraries' sinf
+// differ in the last bits from libm's, and CUDA's reduces large arguments in double precision, which
+// compute capability 1.0 lacks: this one gives the same bits on every backend (with contraction off).
+RB_FN float rb_sincos_poly_sin(float x, float z)
+{
+    return ((-1.9515295891e-4f * z + 8.3321608736e-3f) * z - 1.6666654611e-1f) * z * x + x;
+}
+RB_FN float rb_sincos_poly_cos(float z)
+{
+    return ((2.443315711809948e-5f * z - 1.388731625493765e-3f) * z + 4.166664568298827e-2f) * z * z - 0.5f * z +
+           1.0f;
+}
+// The octant of |x| (even, 0..6 after & 7) and |x| reduced to [-pi/4, pi/4].
+RB_FN float rb_sincos_reduce(float ax, int *octant)
+{
+    if (!(ax <= 8192.0f)) {
+        // whole turns off first (precision there is moot); NaN and infinity give NaN
+        if (!(ax < 3.0e38f)) {
+            *octant = 0;
+            return ax - ax;
+        }
+        ax -= 6.28318530717958648f * rb_floorf(ax * 0.159154943091895336f);
+        if (!(ax >= 0.0f && ax < 6.3f))
+            ax = 0.0f; // beyond float resolution of the angle
+    }
+    int j = (int)(ax * 1.27323954473516f); // 4 / pi
+    float y = (float)j;
+    if (j & 1) {
+        j += 1;
+        y += 1.0f;
+    }
+    *octant = j & 7;
+    return ((ax - y * 0.78515625f) - y * 2.4187564849853515625e-4f) - y * 3.77489497744594108e-8f;
+}
+RB_FN float rb_sinf(float x)
+{
+    int j;
+    float r = rb_sincos_reduce(rb_fabsf(x), &j);
+    float sign = x < 0.0f ? -1.0f : 1.0f;
+    if (j > 3) {
+        sign = -sign;
+        j -= 4;
+    }
+    float z = r * r;
+    float y = (j == 1 || j == 2) ? rb_sincos_poly_cos(z) : rb_sincos_poly_sin(r, z);
+    return sign * y;
+}
+RB_FN float rb_cosf(float x)
+{
+    int j;
+    float r = rb_sincos_reduce(rb_fabsf(x), &j);
+    float sign = 1.0f;
+    if (j > 3) {
+        sign = -sign;
+        j -= 4;
+    }
+    if (j > 1)
+        sign = -sign;
+    float z = r * r;
+    float y = (j == 1 || j == 2) ? rb_sincos_poly_sin(r, z) : rb_sincos_poly_cos(z);
+    return sign * y;
+}
 
 #endif

@@ -4,9 +4,9 @@
 #define RB_SORT_RADIX 16
 
 // out[i] = sum of in[chunk start .. i); sums[chunk] = sum of the chunk. in may equal out.
-__kernel void rb_scan_chunks(int n, __global const int *in, __global int *out, __global int *sums)
+RB_KERNEL void rb_scan_chunks(int n, RB_GLOBAL const int *in, RB_GLOBAL int *out, RB_GLOBAL int *sums)
 {
-    int c = (int)get_global_id(0);
+    int c = rb_thread_id();
     int lo = c * RB_SCAN_CHUNK, hi = rb_mini(lo + RB_SCAN_CHUNK, n);
     if (lo >= n)
         return;
@@ -20,9 +20,9 @@ __kernel void rb_scan_chunks(int n, __global const int *in, __global int *out, _
 }
 
 // Exclusive scan of m values by one work-item; the total goes to counters[slot].
-__kernel void rb_scan_serial(int m, __global int *data, __global int *counters, int slot)
+RB_KERNEL void rb_scan_serial(int m, RB_GLOBAL int *data, RB_GLOBAL int *counters, int slot)
 {
-    if (get_global_id(0) != 0)
+    if (rb_thread_id() != 0)
         return;
     int acc = 0;
     for (int i = 0; i < m; ++i) {
@@ -33,17 +33,17 @@ __kernel void rb_scan_serial(int m, __global int *data, __global int *counters, 
     counters[slot] = acc;
 }
 
-__kernel void rb_scan_add(int n, __global int *out, __global const int *sums)
+RB_KERNEL void rb_scan_add(int n, RB_GLOBAL int *out, RB_GLOBAL const int *sums)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i < n)
         out[i] += sums[i / RB_SCAN_CHUNK];
 }
 
 // hist[d * blocks + block] = how many keys of the block have digit d at `shift`.
-__kernel void rb_sort_histogram(int n, int shift, int blocks, __global const uint *keys, __global int *hist)
+RB_KERNEL void rb_sort_histogram(int n, int shift, int blocks, RB_GLOBAL const uint *keys, RB_GLOBAL int *hist)
 {
-    int blk = (int)get_global_id(0);
+    int blk = rb_thread_id();
     if (blk >= blocks)
         return;
     int count[RB_SORT_RADIX];
@@ -57,10 +57,10 @@ __kernel void rb_sort_histogram(int n, int shift, int blocks, __global const uin
 }
 
 // With hist scanned (digit-major), each block writes its keys in order: a stable pass.
-__kernel void rb_sort_scatter(int n, int shift, int blocks, __global const uint *keys, __global const uint *vals,
-                              __global const int *hist, __global uint *keys_out, __global uint *vals_out)
+RB_KERNEL void rb_sort_scatter(int n, int shift, int blocks, RB_GLOBAL const uint *keys, RB_GLOBAL const uint *vals,
+                              RB_GLOBAL const int *hist, RB_GLOBAL uint *keys_out, RB_GLOBAL uint *vals_out)
 {
-    int blk = (int)get_global_id(0);
+    int blk = rb_thread_id();
     if (blk >= blocks)
         return;
     int at[RB_SORT_RADIX];

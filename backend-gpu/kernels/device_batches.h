@@ -4,10 +4,10 @@
 // CPU's, which the cross-check relies on.
 #define RB_MAX_COLORS 64
 
-__kernel void rb_mark_sleepers(int nm, __global const rb_contact_manifold *m, __global const uint *flags,
-                               __global const int *sleep_group, __global uchar *wake_group, __global int *counters)
+RB_KERNEL void rb_mark_sleepers(int nm, RB_GLOBAL const rb_contact_manifold *m, RB_GLOBAL const uint *flags,
+                               RB_GLOBAL const int *sleep_group, RB_GLOBAL uchar *wake_group, RB_GLOBAL int *counters)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i >= nm)
         return;
     int a = m[i].body_a, b = m[i].body_b;
@@ -25,10 +25,10 @@ __kernel void rb_mark_sleepers(int nm, __global const rb_contact_manifold *m, __
     counters[RB_CNT_WAKE] = 1;
 }
 
-__kernel void rb_wake_groups(int nb, __global uint *flags, __global rb_float4 *params, __global int *sleep_group,
-                             __global const uchar *wake_group)
+RB_KERNEL void rb_wake_groups(int nb, RB_GLOBAL uint *flags, RB_GLOBAL rb_float4 *params, RB_GLOBAL int *sleep_group,
+                             RB_GLOBAL const uchar *wake_group)
 {
-    int b = (int)get_global_id(0);
+    int b = rb_thread_id();
     if (b >= nb)
         return;
     uint f = flags[b];
@@ -45,11 +45,11 @@ __kernel void rb_wake_groups(int nb, __global uint *flags, __global rb_float4 *p
 
 // One work-item: colours (color_mask cleared beforehand), the constraint order, each constraint's
 // first point, colour starts, colour count and whether any manifold bounces.
-__kernel void rb_color_serial(int nm, __global const rb_contact_manifold *m, __global const uint *flags,
-                              __global ulong *color_mask, __global int *constraint_color, __global int *color_order,
-                              __global int *color_start, __global int *first_point, __global int *counters)
+RB_KERNEL void rb_color_serial(int nm, RB_GLOBAL const rb_contact_manifold *m, RB_GLOBAL const uint *flags,
+                              RB_GLOBAL rb_u64 *color_mask, RB_GLOBAL int *constraint_color, RB_GLOBAL int *color_order,
+                              RB_GLOBAL int *color_start, RB_GLOBAL int *first_point, RB_GLOBAL int *counters)
 {
-    if (get_global_id(0) != 0)
+    if (rb_thread_id() != 0)
         return;
     int count[RB_MAX_COLORS + 1];
     for (int k = 0; k <= RB_MAX_COLORS; ++k)
@@ -58,12 +58,12 @@ __kernel void rb_color_serial(int nm, __global const rb_contact_manifold *m, __g
     for (int i = 0; i < nm; ++i) {
         int a = m[i].body_a, b = m[i].body_b;
         int da = rb_is_dynamic_flags(flags[a]), db = rb_is_dynamic_flags(flags[b]);
-        ulong taken = (da ? color_mask[a] : 0ul) | (db ? color_mask[b] : 0ul);
+        rb_u64 taken = (da ? color_mask[a] : (rb_u64)0) | (db ? color_mask[b] : (rb_u64)0);
         int color = RB_MAX_COLORS;
         if (~taken) {
-            ulong free_bits = ~taken;
-            color = 63 - (int)clz(free_bits & (~free_bits + 1ul)); // lowest free colour
-            ulong bit = 1ul << color;
+            rb_u64 free_bits = ~taken;
+            color = rb_lowest_bit64(free_bits); // lowest free colour
+            rb_u64 bit = (rb_u64)1 << color;
             if (da)
                 color_mask[a] |= bit;
             if (db)
@@ -93,14 +93,14 @@ __kernel void rb_color_serial(int nm, __global const rb_contact_manifold *m, __g
 }
 
 // Constraint j from manifold color_order[j] (backend-cpu/graph_color.c prepare_constraints).
-__kernel void rb_prepare_constraints(int nm, float slop, __global const rb_contact_manifold *m,
-                                     __global const int *color_order, __global const int *first_point,
-                                     __global const uint *flags, __global const rb_float4 *pos,
-                                     __global const rb_float4 *lin_vel, __global const rb_float4 *ang_vel,
-                                     __global const rb_float4 *inv_diag, __global const rb_mat3 *inv_inertia_world,
-                                     __global rb_contact_constraint *cons, __global rb_contact_point *points)
+RB_KERNEL void rb_prepare_constraints(int nm, float slop, RB_GLOBAL const rb_contact_manifold *m,
+                                     RB_GLOBAL const int *color_order, RB_GLOBAL const int *first_point,
+                                     RB_GLOBAL const uint *flags, RB_GLOBAL const rb_float4 *pos,
+                                     RB_GLOBAL const rb_float4 *lin_vel, RB_GLOBAL const rb_float4 *ang_vel,
+                                     RB_GLOBAL const rb_float4 *inv_diag, RB_GLOBAL const rb_mat3 *inv_inertia_world,
+                                     RB_GLOBAL rb_contact_constraint *cons, RB_GLOBAL rb_contact_point *points)
 {
-    int j = (int)get_global_id(0);
+    int j = rb_thread_id();
     if (j >= nm)
         return;
     rb_contact_manifold mf = m[color_order[j]];

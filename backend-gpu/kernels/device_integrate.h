@@ -2,15 +2,15 @@
 // (backend-cpu/islands.c).
 
 // Forces act for the whole step: they are consumed (zeroed) at its last substep.
-__kernel void rb_integrate_velocities(int nb, rb_float4 gravity4, float h, int last_substep, __global uint *flags,
-                                      __global rb_float4 *lin, __global rb_float4 *ang,
-                                      __global const rb_float4 *inertia_diag, __global const rb_float4 *inertia_off,
-                                      __global const rb_float4 *inv_diag, __global const rb_mat3 *inv_inertia_world,
-                                      __global const rb_float4 *rot, __global rb_float4 *force,
-                                      __global rb_float4 *torque, __global const rb_float4 *params,
-                                      __global int *frozen)
+RB_KERNEL void rb_integrate_velocities(int nb, rb_float4 gravity4, float h, int last_substep, RB_GLOBAL uint *flags,
+                                      RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang,
+                                      RB_GLOBAL const rb_float4 *inertia_diag, RB_GLOBAL const rb_float4 *inertia_off,
+                                      RB_GLOBAL const rb_float4 *inv_diag, RB_GLOBAL const rb_mat3 *inv_inertia_world,
+                                      RB_GLOBAL const rb_float4 *rot, RB_GLOBAL rb_float4 *force,
+                                      RB_GLOBAL rb_float4 *torque, RB_GLOBAL const rb_float4 *params,
+                                      RB_GLOBAL int *frozen)
 {
-    int b = (int)get_global_id(0);
+    int b = rb_thread_id();
     if (b >= nb)
         return;
     uint f = flags[b];
@@ -38,21 +38,21 @@ __kernel void rb_integrate_velocities(int nb, rb_float4 gravity4, float h, int l
     ang[b] = rb_f4_from3(w, 0.0f);
 }
 
-__kernel void rb_zero_pseudo(int nb, __global rb_float4 *plin, __global rb_float4 *pang)
+RB_KERNEL void rb_zero_pseudo(int nb, RB_GLOBAL rb_float4 *plin, RB_GLOBAL rb_float4 *pang)
 {
-    int b = (int)get_global_id(0);
+    int b = rb_thread_id();
     if (b < nb) {
         plin[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
         pang[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
     }
 }
 
-__kernel void rb_integrate_positions(int nb, float h, __global uint *flags, __global rb_float4 *pos,
-                                     __global rb_float4 *rot, __global rb_float4 *lin, __global rb_float4 *ang,
-                                     __global const rb_float4 *plin, __global const rb_float4 *pang,
-                                     __global int *frozen)
+RB_KERNEL void rb_integrate_positions(int nb, float h, RB_GLOBAL uint *flags, RB_GLOBAL rb_float4 *pos,
+                                     RB_GLOBAL rb_float4 *rot, RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang,
+                                     RB_GLOBAL const rb_float4 *plin, RB_GLOBAL const rb_float4 *pang,
+                                     RB_GLOBAL int *frozen)
 {
-    int b = (int)get_global_id(0);
+    int b = rb_thread_id();
     if (b >= nb)
         return;
     uint f = flags[b];
@@ -80,11 +80,11 @@ __kernel void rb_integrate_positions(int nb, float h, __global uint *flags, __gl
 RB_FN int rb_joins_islands(uint f) { return (f & RB_BODY_AWAKE) && (f & RB_BODY_TYPE_MASK) != RB_BODY_STATIC_T; }
 
 // Per-body rest timers; awake[b] = 1 for the bodies that take part in islands.
-__kernel void rb_sleep_timers(int nb, float h, float lin2, float ang2, __global const uint *flags,
-                              __global const rb_float4 *lin, __global const rb_float4 *ang, __global rb_float4 *params,
-                              __global int *awake)
+RB_KERNEL void rb_sleep_timers(int nb, float h, float lin2, float ang2, RB_GLOBAL const uint *flags,
+                              RB_GLOBAL const rb_float4 *lin, RB_GLOBAL const rb_float4 *ang, RB_GLOBAL rb_float4 *params,
+                              RB_GLOBAL int *awake)
 {
-    int b = (int)get_global_id(0);
+    int b = rb_thread_id();
     if (b >= nb)
         return;
     uint f = flags[b];
@@ -96,7 +96,7 @@ __kernel void rb_sleep_timers(int nb, float h, float lin2, float ang2, __global 
     params[b].w = resting ? params[b].w + h : 0.0f;
 }
 
-RB_FN int rb_find_root(__global int *parent, int x)
+RB_FN int rb_find_root(RB_GLOBAL int *parent, int x)
 {
     while (parent[x] != x) {
         parent[x] = parent[parent[x]];
@@ -107,12 +107,12 @@ RB_FN int rb_find_root(__global int *parent, int x)
 
 // Islands over this step's contacts by union-find (union by smaller index, so an island's root is
 // its lowest body slot), by one work-item; islands that rested long enough fall asleep.
-__kernel void rb_islands_serial(int nb, int nm, float time_to_sleep, __global const rb_contact_manifold *m,
-                                __global uint *flags, __global rb_float4 *lin, __global rb_float4 *ang,
-                                __global const rb_float4 *params, __global int *sleep_group, __global int *parent,
-                                __global float *rest, __global int *counters)
+RB_KERNEL void rb_islands_serial(int nb, int nm, float time_to_sleep, RB_GLOBAL const rb_contact_manifold *m,
+                                RB_GLOBAL uint *flags, RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang,
+                                RB_GLOBAL const rb_float4 *params, RB_GLOBAL int *sleep_group, RB_GLOBAL int *parent,
+                                RB_GLOBAL float *rest, RB_GLOBAL int *counters)
 {
-    if (get_global_id(0) != 0)
+    if (rb_thread_id() != 0)
         return;
     counters[RB_CNT_SLEPT] = 0;
     if (counters[RB_CNT_AWAKE] == 0)

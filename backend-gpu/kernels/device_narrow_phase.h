@@ -5,7 +5,7 @@
 RB_FN int rb_pair_less(int a0, int b0, int a1, int b1) { return a0 < a1 || (a0 == a1 && b0 < b1); }
 
 // Index of the manifold of pair (a, b) in the sorted list, or -1.
-RB_FN int rb_find_manifold(__global const rb_contact_manifold *list, int n, int a, int b)
+RB_FN int rb_find_manifold(RB_GLOBAL const rb_contact_manifold *list, int n, int a, int b)
 {
     int lo = 0, hi = n;
     while (lo < hi) {
@@ -18,16 +18,16 @@ RB_FN int rb_find_manifold(__global const rb_contact_manifold *list, int n, int 
     return lo < n && list[lo].shape_a == a && list[lo].shape_b == b ? lo : -1;
 }
 
-__kernel void rb_collide_pairs(int np, float margin, float h, __global const rb_pair *pairs,
-                               __global const int *shape_body, __global const int *shape_type,
-                               __global const rb_xform *shape_world, __global const rb_float4 *shape_params,
-                               __global const rb_float4 *plane_world, __global const rb_float4 *material,
-                               __global const uint *flags, __global const rb_float4 *lin_vel,
-                               __global const rb_float4 *ang_vel, __global const rb_float4 *local_center,
-                               __global const rb_contact_manifold *cache, int cache_count,
-                               __global rb_contact_manifold *scratch, __global int *has, __global int *npoints)
+RB_KERNEL void rb_collide_pairs(int np, float margin, float h, RB_GLOBAL const rb_pair *pairs,
+                               RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
+                               RB_GLOBAL const rb_xform *shape_world, RB_GLOBAL const rb_float4 *shape_params,
+                               RB_GLOBAL const rb_float4 *plane_world, RB_GLOBAL const rb_float4 *material,
+                               RB_GLOBAL const uint *flags, RB_GLOBAL const rb_float4 *lin_vel,
+                               RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *local_center,
+                               RB_GLOBAL const rb_contact_manifold *cache, int cache_count,
+                               RB_GLOBAL rb_contact_manifold *scratch, RB_GLOBAL int *has, RB_GLOBAL int *npoints)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i >= np)
         return;
     int a = pairs[i].shape_a, b = pairs[i].shape_b;
@@ -81,19 +81,19 @@ __kernel void rb_collide_pairs(int np, float margin, float h, __global const rb_
     scratch[i] = m;
 }
 
-__kernel void rb_compact_manifolds(int n, __global const int *has, __global const int *offset,
-                                   __global const rb_contact_manifold *in, __global rb_contact_manifold *out)
+RB_KERNEL void rb_compact_manifolds(int n, RB_GLOBAL const int *has, RB_GLOBAL const int *offset,
+                                   RB_GLOBAL const rb_contact_manifold *in, RB_GLOBAL rb_contact_manifold *out)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i < n && has[i])
         out[offset[i]] = in[i];
 }
 
 // keep[i] = 0 for the manifolds that touch a shape slot in [lo, hi) (changed by the application:
 // they must not warm start what is there now).
-__kernel void rb_manifolds_untouched(int n, int lo, int hi, __global const rb_contact_manifold *m, __global int *keep)
+RB_KERNEL void rb_manifolds_untouched(int n, int lo, int hi, RB_GLOBAL const rb_contact_manifold *m, RB_GLOBAL int *keep)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i >= n)
         return;
     int a = m[i].shape_a, b = m[i].shape_b;

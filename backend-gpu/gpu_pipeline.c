@@ -1,64 +1,56 @@
-// The kernel set on the device: each function enqueues the kernels of one phase (kernels/*.cl). The
+// The kernel set on the device: each function launches the kernels of one phase (kernels/device_*.h).
 // host reads back only the totals that size the next launches (a few ints per phase, RB_CNT_*), the
 // colour starts, and what the application asks for (bodies, pairs, contacts).
+#include <stdint.h>
 #include <string.h>
 
-#include "opencl_context.h"
+#include "gpu_context.h"
 
 #define RB_SERIAL_SCAN_MAX 4096
 
+// Arguments of one launch, collected in order (OpenCL's clSetKernelArg, CUDA's kernelParams).
 typedef struct karg {
-    rb_ocl_ctx *c;
-    cl_kernel k;
+    rb_gpu_ctx *c;
     int id;
-    cl_uint n;
-    cl_int err;
+    int n;
+    rb_gpu_arg args[RB_GPU_MAX_ARGS];
 } karg;
 
-static karg kbegin(rb_ocl_ctx *c, int id)
+static karg kbegin(rb_gpu_ctx *c, int id)
 {
-    karg a = {c, c->k[id], id, 0, CL_SUCCESS};
+    karg a;
+    a.c = c;
+    a.id = id;
+    a.n = 0;
     return a;
 }
 
 static void arg(karg *a, size_t size, const void *value)
 {
-    if (a->err == CL_SUCCESS)
-        a->err = clSetKernelArg(a->k, a->n, size, value);
+    if (a->n < RB_GPU_MAX_ARGS && size <= RB_GPU_MAX_ARG_BYTES) {
+        a->args[a->n].size = size;
+        memcpy(a->args[a->n].value, value, size);
+    }
     a->n++;
 }
-static void am(karg *a, const rb_ocl_buf *b) { arg(a, sizeof(cl_mem), &b->mem); }
-static void anull(karg *a) { arg(a, sizeof(cl_mem), NULL); }
+static void am(karg *a, const rb_gpu_buf *b) { arg(a, sizeof b->mem, &b->mem); }
+static void anull(karg *a)
+{
+    void *none = NULL;
+    arg(a, sizeof none, &none);
+}
 static void ai(karg *a, int v) { arg(a, sizeof v, &v); }
 static void af(karg *a, float v) { arg(a, sizeof v, &v); }
 
-// Enqueues the kernel over n work-items, in work-groups of a fixed size (kernels check bounds). A fixed
-// work-group size matters on PoCL, which compiles a kernel anew for each work-group size it meets:
-// left to the driver, the size would follow n from step to step.
+// Runs the kernel over n work-items (nothing to do for n = 0).
 static rb_status go(karg *a, size_t n, const char *what)
 {
-    if (a->err != CL_SUCCESS)
-        return rb_ocl_check(a->c, a->err, what);
+    if (a->n > RB_GPU_MAX_ARGS)
+        return rb_gpu_fail(a->c, RB_ERR_BACKEND_FAILED, "%s: kernel %s has more than %d arguments", what,
+                           rb_gpu_kernel_names[a->id], RB_GPU_MAX_ARGS);
     if (n == 0)
         return RB_OK;
-    size_t local = a->c->local_size;
-    size_t global = (n + local - 1) / local * local;
-    if (!a->c->profile)
-        return rb_ocl_check(a->c, clEnqueueNDRangeKernel(a->c->q, a->k, 1, NULL, &global, &local, 0, NULL, NULL),
-                            what);
-    // RUBBLE_OPENCL_PROFILE: wait for each launch and add up its device time
-    cl_event ev;
-    cl_int err = clEnqueueNDRangeKernel(a->c->q, a->k, 1, NULL, &global, &local, 0, NULL, &ev);
-    if (err == CL_SUCCESS) {
-        cl_ulong t0 = 0, t1 = 0;
-        err = clWaitForEvents(1, &ev);
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-        clReleaseEvent(ev);
-        a->c->kernel_ms[a->id] += (double)(t1 - t0) * 1e-6;
-        a->c->kernel_launches[a->id]++;
-    }
-    return rb_ocl_check(a->c, err, what);
+    return a->c->dev->launch(a->c, a->id, n, a->n, a->args, what);
 }
 
 #define TRY(x)                                                                                                        \
@@ -68,20 +60,20 @@ static rb_status go(karg *a, size_t n, const char *what)
             return s_;                                                                                                \
     } while (0)
 
-static rb_status reserve(rb_ocl_ctx *c, rb_ocl_buf *b, size_t count, size_t elem, const char *what)
+static rb_status reserve(rb_gpu_ctx *c, rb_gpu_buf *b, size_t count, size_t elem, const char *what)
 {
-    return rb_ocl_reserve(c, b, count * elem, what);
+    return rb_gpu_reserve(c, b, count * elem, what);
 }
 
 // ---- scan and sort ----
 
 // Exclusive scan of n ints (in may equal out); the total goes to counters[slot] on the device.
-static rb_status scan_level(rb_ocl_ctx *c, const rb_ocl_buf *in, const rb_ocl_buf *out, int n, int slot, int level)
+static rb_status scan_level(rb_gpu_ctx *c, const rb_gpu_buf *in, const rb_gpu_buf *out, int n, int slot, int level)
 {
-    if (level >= RB_OCL_SCAN_LEVELS)
-        return rb_ocl_fail(c, RB_ERR_CAPACITY, "scan of %d elements is too deep", n);
+    if (level >= RB_GPU_SCAN_LEVELS)
+        return rb_gpu_fail(c, RB_ERR_CAPACITY, "scan of %d elements is too deep", n);
     int chunks = (n + RB_SCAN_CHUNK - 1) / RB_SCAN_CHUNK;
-    rb_ocl_buf *sums = &c->scan_sums[level];
+    rb_gpu_buf *sums = &c->scan_sums[level];
     TRY(reserve(c, sums, (size_t)chunks + 1, sizeof(int), "scan scratch"));
     karg a = kbegin(c, K_SCAN_CHUNKS);
     ai(&a, n), am(&a, in), am(&a, out), am(&a, sums);
@@ -98,30 +90,26 @@ static rb_status scan_level(rb_ocl_ctx *c, const rb_ocl_buf *in, const rb_ocl_bu
     return go(&a, (size_t)n, "scan");
 }
 
-static rb_status scan(rb_ocl_ctx *c, const rb_ocl_buf *in, const rb_ocl_buf *out, int n, int slot)
+static rb_status scan(rb_gpu_ctx *c, const rb_gpu_buf *in, const rb_gpu_buf *out, int n, int slot)
 {
     if (n == 0) {
-        int zero = 0;
-        return rb_ocl_check(c,
-                            clEnqueueWriteBuffer(c->q, c->counters.mem, CL_TRUE, sizeof(int) * (size_t)slot,
-                                                 sizeof zero, &zero, 0, NULL, NULL),
-                            "scan");
+        return c->dev->fill_zero(c, c->counters.mem, sizeof(int) * (size_t)slot, sizeof(int), "scan");
     }
     return scan_level(c, in, out, n, slot, 0);
 }
 
 // Stable LSD radix sort of (keys, vals)[0, n) on the low `bits` bits; uses keys2 / vals2.
-static rb_status radix_sort(rb_ocl_ctx *c, int n, int bits)
+static rb_status radix_sort(rb_gpu_ctx *c, int n, int bits)
 {
     if (n <= 1)
         return RB_OK;
     int blocks = (n + RB_SORT_BLOCK - 1) / RB_SORT_BLOCK;
-    TRY(reserve(c, &c->keys2, (size_t)n, sizeof(cl_uint), "sort scratch"));
-    TRY(reserve(c, &c->vals2, (size_t)n, sizeof(cl_uint), "sort scratch"));
+    TRY(reserve(c, &c->keys2, (size_t)n, sizeof(uint32_t), "sort scratch"));
+    TRY(reserve(c, &c->vals2, (size_t)n, sizeof(uint32_t), "sort scratch"));
     TRY(reserve(c, &c->hist, (size_t)blocks * 16, sizeof(int), "sort scratch"));
     int passes = (bits + 3) / 4;
     passes += passes & 1; // an even number of passes ends in keys / vals
-    rb_ocl_buf *src_k = &c->keys, *src_v = &c->vals, *dst_k = &c->keys2, *dst_v = &c->vals2;
+    rb_gpu_buf *src_k = &c->keys, *src_v = &c->vals, *dst_k = &c->keys2, *dst_v = &c->vals2;
     for (int p = 0; p < passes; ++p) {
         int shift = 4 * p;
         karg a = kbegin(c, K_SORT_HIST);
@@ -132,7 +120,7 @@ static rb_status radix_sort(rb_ocl_ctx *c, int n, int bits)
         ai(&a, n), ai(&a, shift < 32 ? shift : 28), ai(&a, blocks), am(&a, src_k), am(&a, src_v), am(&a, &c->hist),
             am(&a, dst_k), am(&a, dst_v);
         TRY(go(&a, (size_t)blocks, "radix sort"));
-        rb_ocl_buf *t = src_k;
+        rb_gpu_buf *t = src_k;
         src_k = dst_k, dst_k = t;
         t = src_v, src_v = dst_v, dst_v = t;
     }
@@ -149,9 +137,9 @@ static int bits_for(int n)
 
 // ---- update_bounds ----
 
-rb_status rb_ocl_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
+rb_status rb_gpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
 {
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
     const rb_scene *s = c->scene;
     c->error[0] = '\0';
     c->pairs_host_valid = c->manifolds_host_valid = 0;
@@ -161,7 +149,7 @@ rb_status rb_ocl_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(reserve(c, &c->pang, (size_t)c->body_cap, sizeof(rb_float4), "body arrays"));
     TRY(reserve(c, &c->frozen, (size_t)c->body_cap, sizeof(int), "body arrays"));
     TRY(reserve(c, &c->awake, (size_t)c->body_cap, sizeof(int), "body arrays"));
-    TRY(reserve(c, &c->color_mask, (size_t)c->body_cap, sizeof(cl_ulong), "body arrays"));
+    TRY(reserve(c, &c->color_mask, (size_t)c->body_cap, sizeof(uint64_t), "body arrays"));
     TRY(reserve(c, &c->wake_group, (size_t)c->body_cap, 1, "body arrays"));
     TRY(reserve(c, &c->parent, (size_t)c->body_cap, sizeof(int), "body arrays"));
     TRY(reserve(c, &c->rest, (size_t)c->body_cap, sizeof(float), "body arrays"));
@@ -185,15 +173,15 @@ rb_status rb_ocl_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
 
 // ---- find_pairs ----
 
-rb_status rb_ocl_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
+rb_status rb_gpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
 {
     (void)p;
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
     int ns = c->scene->shape_slots;
     size_t cap = (size_t)c->shape_cap;
     TRY(reserve(c, &c->role, cap, sizeof(int), "broad phase"));
-    TRY(reserve(c, &c->cell_lo, cap, sizeof(cl_int4), "broad phase"));
-    TRY(reserve(c, &c->cell_hi, cap, sizeof(cl_int4), "broad phase"));
+    TRY(reserve(c, &c->cell_lo, cap, 4 * sizeof(int), "broad phase"));
+    TRY(reserve(c, &c->cell_hi, cap, 4 * sizeof(int), "broad phase"));
     TRY(reserve(c, &c->cell_count, cap, sizeof(int), "broad phase"));
     TRY(reserve(c, &c->entry_start, cap, sizeof(int), "broad phase"));
     TRY(reserve(c, &c->special_flag, cap, sizeof(int), "broad phase"));
@@ -209,14 +197,14 @@ rb_status rb_ocl_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(go(&a, (size_t)ns, "find_pairs"));
     TRY(scan(c, &c->cell_count, &c->entry_start, ns, RB_CNT_ENTRIES));
     TRY(scan(c, &c->special_flag, &c->special_off, ns, RB_CNT_SPECIAL));
-    TRY(rb_ocl_read_counters(c));
+    TRY(rb_gpu_read_counters(c));
     int ne = c->counters_host[RB_CNT_ENTRIES], nspecial = c->counters_host[RB_CNT_SPECIAL];
 
     // grid entries, sorted by cell key
-    TRY(reserve(c, &c->keys, (size_t)ne, sizeof(cl_uint), "broad-phase entries"));
-    TRY(reserve(c, &c->vals, (size_t)ne, sizeof(cl_uint), "broad-phase entries"));
-    TRY(reserve(c, &c->entry, (size_t)ne, sizeof(cl_int4), "broad-phase entries"));
-    TRY(reserve(c, &c->sorted_entry, (size_t)ne, sizeof(cl_int4), "broad-phase entries"));
+    TRY(reserve(c, &c->keys, (size_t)ne, sizeof(uint32_t), "broad-phase entries"));
+    TRY(reserve(c, &c->vals, (size_t)ne, sizeof(uint32_t), "broad-phase entries"));
+    TRY(reserve(c, &c->entry, (size_t)ne, 4 * sizeof(int), "broad-phase entries"));
+    TRY(reserve(c, &c->sorted_entry, (size_t)ne, 4 * sizeof(int), "broad-phase entries"));
     TRY(reserve(c, &c->entry_count, (size_t)ne, sizeof(int), "broad-phase entries"));
     TRY(reserve(c, &c->entry_at, (size_t)ne, sizeof(int), "broad-phase entries"));
     a = kbegin(c, K_BP_FILL);
@@ -251,7 +239,7 @@ rb_status rb_ocl_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
             TRY(scan(c, &c->special_count, &c->special_at, ns, RB_CNT_SPECIAL_PAIRS));
         else
             TRY(scan(c, &c->special_count, &c->special_at, 0, RB_CNT_SPECIAL_PAIRS));
-        TRY(rb_ocl_read_counters(c));
+        TRY(rb_gpu_read_counters(c));
         int np = c->counters_host[RB_CNT_GRID_PAIRS] + c->counters_host[RB_CNT_SPECIAL_PAIRS];
         TRY(reserve(c, &c->pairs_raw, (size_t)np, sizeof(rb_pair), "pairs"));
         TRY(reserve(c, &c->pairs, (size_t)np, sizeof(rb_pair), "pairs"));
@@ -260,15 +248,12 @@ rb_status rb_ocl_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
     int grid = c->counters_host[RB_CNT_GRID_PAIRS], special = c->counters_host[RB_CNT_SPECIAL_PAIRS];
     int np = grid + special;
     if (special > 0)
-        TRY(rb_ocl_check(c,
-                         clEnqueueCopyBuffer(c->q, c->special_pairs.mem, c->pairs_raw.mem, 0,
-                                             sizeof(rb_pair) * (size_t)grid, sizeof(rb_pair) * (size_t)special, 0,
-                                             NULL, NULL),
-                         "find_pairs"));
+        TRY(c->dev->copy(c, c->special_pairs.mem, 0, c->pairs_raw.mem, sizeof(rb_pair) * (size_t)grid,
+                         sizeof(rb_pair) * (size_t)special, "find_pairs"));
 
     // canonical order: sort by b, then (stably) by a
-    TRY(reserve(c, &c->keys, (size_t)np, sizeof(cl_uint), "pair sort"));
-    TRY(reserve(c, &c->vals, (size_t)np, sizeof(cl_uint), "pair sort"));
+    TRY(reserve(c, &c->keys, (size_t)np, sizeof(uint32_t), "pair sort"));
+    TRY(reserve(c, &c->vals, (size_t)np, sizeof(uint32_t), "pair sort"));
     int bits = bits_for(ns);
     a = kbegin(c, K_PAIR_KEYS);
     ai(&a, np), ai(&a, 0), am(&a, &c->pairs_raw), anull(&a), am(&a, &c->keys), am(&a, &c->vals);
@@ -288,16 +273,16 @@ rb_status rb_ocl_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
 
 // ---- collide ----
 
-rb_status rb_ocl_collide(rb_backend_ctx *ctx, const rb_step_params *p)
+rb_status rb_gpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
 {
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
     int np = c->pair_count;
     TRY(reserve(c, &c->scratch, (size_t)np, sizeof(rb_contact_manifold), "narrow phase"));
     TRY(reserve(c, &c->has, (size_t)np, sizeof(int), "narrow phase"));
     TRY(reserve(c, &c->npoints, (size_t)np, sizeof(int), "narrow phase"));
     TRY(reserve(c, &c->moff, (size_t)np, sizeof(int), "narrow phase"));
     // last step's manifolds become the warm-start cache
-    rb_ocl_buf t = c->cache;
+    rb_gpu_buf t = c->cache;
     c->cache = c->manifolds;
     c->manifolds = t;
     c->cache_count = c->manifold_count;
@@ -312,7 +297,7 @@ rb_status rb_ocl_collide(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(go(&a, (size_t)np, "collide"));
     TRY(scan(c, &c->has, &c->moff, np, RB_CNT_MANIFOLDS));
     TRY(scan(c, &c->npoints, &c->npoints, np, RB_CNT_POINTS));
-    TRY(rb_ocl_read_counters(c));
+    TRY(rb_gpu_read_counters(c));
     int nm = c->counters_host[RB_CNT_MANIFOLDS];
     TRY(reserve(c, &c->manifolds, (size_t)nm, sizeof(rb_contact_manifold), "contacts"));
     a = kbegin(c, K_COMPACT_MANIFOLDS);
@@ -324,7 +309,7 @@ rb_status rb_ocl_collide(rb_backend_ctx *ctx, const rb_step_params *p)
     return RB_OK;
 }
 
-rb_status rb_ocl_drop_manifolds(rb_ocl_ctx *c, int lo, int hi)
+rb_status rb_gpu_drop_manifolds(rb_gpu_ctx *c, int lo, int hi)
 {
     int n = c->manifold_count;
     if (n == 0)
@@ -339,8 +324,8 @@ rb_status rb_ocl_drop_manifolds(rb_ocl_ctx *c, int lo, int hi)
     a = kbegin(c, K_COMPACT_MANIFOLDS);
     ai(&a, n), am(&a, &c->has), am(&a, &c->moff), am(&a, &c->manifolds), am(&a, &c->scratch);
     TRY(go(&a, (size_t)n, "dropping contacts of changed shapes"));
-    TRY(rb_ocl_read_counters(c));
-    rb_ocl_buf t = c->manifolds;
+    TRY(rb_gpu_read_counters(c));
+    rb_gpu_buf t = c->manifolds;
     c->manifolds = c->scratch;
     c->scratch = t;
     c->manifold_count = c->counters_host[RB_CNT_KEEP];
@@ -350,17 +335,16 @@ rb_status rb_ocl_drop_manifolds(rb_ocl_ctx *c, int lo, int hi)
 
 // ---- build_batches ----
 
-static rb_status fill_zero(rb_ocl_ctx *c, rb_ocl_buf *b, size_t bytes, const char *what)
+static rb_status fill_zero(rb_gpu_ctx *c, rb_gpu_buf *b, size_t bytes, const char *what)
 {
     if (bytes == 0)
         return RB_OK;
-    cl_uchar zero = 0;
-    return rb_ocl_check(c, clEnqueueFillBuffer(c->q, b->mem, &zero, 1, 0, bytes, 0, NULL, NULL), what);
+    return c->dev->fill_zero(c, b->mem, 0, bytes, what);
 }
 
-rb_status rb_ocl_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
+rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
 {
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
     int nb = c->scene->body_slots;
     // Waking a group brings back contacts the broad phase skipped while it slept, so detection runs
     // again (as on the CPU). Each round wakes at least one group, so this ends.
@@ -373,15 +357,15 @@ rb_status rb_ocl_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
         ai(&a, c->manifold_count), am(&a, &c->manifolds), am(&a, &c->flags), am(&a, &c->sleep_group),
             am(&a, &c->wake_group), am(&a, &c->counters);
         TRY(go(&a, (size_t)c->manifold_count, "build_batches"));
-        TRY(rb_ocl_read_counters(c));
+        TRY(rb_gpu_read_counters(c));
         if (!c->counters_host[RB_CNT_WAKE])
             break;
         a = kbegin(c, K_WAKE_GROUPS);
         ai(&a, nb), am(&a, &c->flags), am(&a, &c->params), am(&a, &c->sleep_group), am(&a, &c->wake_group);
         TRY(go(&a, (size_t)nb, "build_batches"));
         TRY(fill_zero(c, &c->wake_group, (size_t)nb, "build_batches"));
-        TRY(rb_ocl_find_pairs(ctx, p));
-        TRY(rb_ocl_collide(ctx, p));
+        TRY(rb_gpu_find_pairs(ctx, p));
+        TRY(rb_gpu_collide(ctx, p));
     }
 
     int nm = c->manifold_count;
@@ -390,7 +374,7 @@ rb_status rb_ocl_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(reserve(c, &c->color_order, (size_t)nm, sizeof(int), "constraints"));
     TRY(reserve(c, &c->constraint_color, (size_t)nm, sizeof(int), "constraints"));
     TRY(reserve(c, &c->first_point, (size_t)nm, sizeof(int), "constraints"));
-    TRY(fill_zero(c, &c->color_mask, sizeof(cl_ulong) * (size_t)nb, "build_batches"));
+    TRY(fill_zero(c, &c->color_mask, sizeof(uint64_t) * (size_t)nb, "build_batches"));
     karg a = kbegin(c, K_COLOR);
     ai(&a, nm), am(&a, &c->manifolds), am(&a, &c->flags), am(&a, &c->color_mask), am(&a, &c->constraint_color),
         am(&a, &c->color_order), am(&a, &c->color_start), am(&a, &c->first_point), am(&a, &c->counters);
@@ -400,11 +384,9 @@ rb_status rb_ocl_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
         am(&a, &c->flags), am(&a, &c->pos), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->inv_diag),
         am(&a, &c->inv_inertia_world), am(&a, &c->cons), am(&a, &c->points);
     TRY(go(&a, (size_t)nm, "build_batches"));
-    TRY(rb_ocl_check(c,
-                     clEnqueueReadBuffer(c->q, c->color_start.mem, CL_FALSE, 0, sizeof c->color_start_host,
-                                         c->color_start_host, 0, NULL, NULL),
+    TRY(c->dev->read(c, c->color_start.mem, 0, sizeof c->color_start_host, c->color_start_host,
                      "reading the colours"));
-    TRY(rb_ocl_read_counters(c));
+    TRY(rb_gpu_read_counters(c));
     c->color_count = nm > 0 ? c->counters_host[RB_CNT_COLORS] : 0;
     c->any_restitution = nm > 0 && c->counters_host[RB_CNT_RESTITUTION];
     return RB_OK;
@@ -412,9 +394,9 @@ rb_status rb_ocl_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
 
 // ---- integrate ----
 
-rb_status rb_ocl_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params *p)
+rb_status rb_gpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params *p)
 {
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
     int nb = c->scene->body_slots;
     rb_float4 g = rb_f4(p->gravity.x, p->gravity.y, p->gravity.z, 0.0f);
     karg a = kbegin(c, K_INTEGRATE_VELOCITIES);
@@ -425,9 +407,9 @@ rb_status rb_ocl_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
     return go(&a, (size_t)nb, "integrate_velocities");
 }
 
-rb_status rb_ocl_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *p)
+rb_status rb_gpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *p)
 {
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
     int nb = c->scene->body_slots;
     karg a = kbegin(c, K_INTEGRATE_POSITIONS);
     ai(&a, nb), af(&a, p->dt), am(&a, &c->flags), am(&a, &c->pos), am(&a, &c->rot), am(&a, &c->lin), am(&a, &c->ang),
@@ -435,13 +417,13 @@ rb_status rb_ocl_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
     return go(&a, (size_t)nb, "integrate_positions");
 }
 
-int rb_ocl_frozen_in_last_step(rb_backend_ctx *ctx)
+int rb_gpu_frozen_in_last_step(rb_backend_ctx *ctx)
 {
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
     int nb = c->scene->body_slots;
     if (nb == 0)
         return 0;
-    if (scan(c, &c->frozen, &c->parent, nb, RB_CNT_FROZEN) != RB_OK || rb_ocl_read_counters(c) != RB_OK)
+    if (scan(c, &c->frozen, &c->parent, nb, RB_CNT_FROZEN) != RB_OK || rb_gpu_read_counters(c) != RB_OK)
         return 0;
     return c->counters_host[RB_CNT_FROZEN];
 }
@@ -452,11 +434,11 @@ typedef struct solve_args {
     float inv_h, bias_factor, slop, max_push, restitution_threshold;
 } solve_args;
 
-enum { OP_MEASURE, OP_WARM_START, OP_SOLVE, OP_RESTITUTION, OP_POSITION }; // kernels/common.cl RB_OP_*
+enum { OP_MEASURE, OP_WARM_START, OP_SOLVE, OP_RESTITUTION, OP_POSITION }; // kernels/device_common.h RB_OP_*
 
-static rb_status batched_sweep(rb_ocl_ctx *c, int op, const solve_args *sa)
+static rb_status batched_sweep(rb_gpu_ctx *c, int op, const solve_args *sa)
 {
-    const rb_ocl_buf *lin = op == OP_POSITION ? &c->plin : &c->lin, *ang = op == OP_POSITION ? &c->pang : &c->ang;
+    const rb_gpu_buf *lin = op == OP_POSITION ? &c->plin : &c->lin, *ang = op == OP_POSITION ? &c->pang : &c->ang;
     for (int k = 0; k < c->color_count; ++k) {
         int lo = c->color_start_host[k], n = c->color_start_host[k + 1] - lo;
         karg a = kbegin(c, K_SOLVE_COLOR);
@@ -464,7 +446,7 @@ static rb_status batched_sweep(rb_ocl_ctx *c, int op, const solve_args *sa)
             am(&a, &c->flags), am(&a, lin), am(&a, ang);
         TRY(go(&a, (size_t)n, "solve_contacts"));
     }
-    int lo = c->color_start_host[RB_OCL_MAX_COLORS], n = c->color_start_host[RB_OCL_MAX_COLORS + 1] - lo;
+    int lo = c->color_start_host[RB_GPU_MAX_COLORS], n = c->color_start_host[RB_GPU_MAX_COLORS + 1] - lo;
     if (n > 0) {
         karg a = kbegin(c, K_SOLVE_SERIAL);
         ai(&a, lo), ai(&a, n), ai(&a, op), arg(&a, sizeof *sa, sa), am(&a, &c->cons), am(&a, &c->points),
@@ -474,9 +456,9 @@ static rb_status batched_sweep(rb_ocl_ctx *c, int op, const solve_args *sa)
     return RB_OK;
 }
 
-static rb_status split_sweep(rb_ocl_ctx *c, int op, const solve_args *sa)
+static rb_status split_sweep(rb_gpu_ctx *c, int op, const solve_args *sa)
 {
-    const rb_ocl_buf *lin = op == OP_POSITION ? &c->plin : &c->lin, *ang = op == OP_POSITION ? &c->pang : &c->ang;
+    const rb_gpu_buf *lin = op == OP_POSITION ? &c->plin : &c->lin, *ang = op == OP_POSITION ? &c->pang : &c->ang;
     int nm = c->manifold_count, nb = c->scene->body_slots;
     karg a = kbegin(c, K_SPLIT_BLOCKS);
     ai(&a, nm), ai(&a, op), arg(&a, sizeof *sa, sa), am(&a, &c->cons), am(&a, &c->points), am(&a, lin), am(&a, ang),
@@ -487,9 +469,9 @@ static rb_status split_sweep(rb_ocl_ctx *c, int op, const solve_args *sa)
     return go(&a, (size_t)nb, "solve_contacts");
 }
 
-rb_status rb_ocl_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p)
+rb_status rb_gpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p)
 {
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
     int nb = c->scene->body_slots, nm = c->manifold_count;
     karg a = kbegin(c, K_ZERO_PSEUDO);
     ai(&a, nb), am(&a, &c->plin), am(&a, &c->pang);
@@ -499,7 +481,7 @@ rb_status rb_ocl_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p)
     solve_args sa = {p->inv_dt, p->position_correction, p->linear_slop, p->max_push_velocity,
                      p->restitution_threshold};
     int split = p->solver == RB_SOLVER_SPLIT;
-    rb_status (*sweep)(rb_ocl_ctx *, int, const solve_args *) = split ? split_sweep : batched_sweep;
+    rb_status (*sweep)(rb_gpu_ctx *, int, const solve_args *) = split ? split_sweep : batched_sweep;
     if (split) {
         TRY(reserve(c, &c->split_list, 2 * (size_t)nm, sizeof(int), "split solver"));
         TRY(reserve(c, &c->delta, 4 * (size_t)nm, sizeof(rb_float4), "split solver"));
@@ -534,9 +516,9 @@ rb_status rb_ocl_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p)
 
 // ---- update_sleep ----
 
-rb_status rb_ocl_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
+rb_status rb_gpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
 {
-    rb_ocl_ctx *c = (rb_ocl_ctx *)ctx;
+    rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
     int nb = c->scene->body_slots;
     float lin2 = p->linear_sleep_tolerance * p->linear_sleep_tolerance;
     float ang2 = p->angular_sleep_tolerance * p->angular_sleep_tolerance;
@@ -553,7 +535,7 @@ rb_status rb_ocl_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
             am(&a, &c->rest), am(&a, &c->counters);
         TRY(go(&a, 1, "update_sleep"));
     }
-    TRY(rb_ocl_read_counters(c));
+    TRY(rb_gpu_read_counters(c));
     c->awake_bodies = c->counters_host[RB_CNT_AWAKE] - c->counters_host[RB_CNT_SLEPT];
     return RB_OK;
 }

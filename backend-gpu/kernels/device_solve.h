@@ -7,13 +7,13 @@ typedef struct rb_solve_args {
     float inv_h, bias_factor, slop, max_push, restitution_threshold;
 } rb_solve_args;
 
-RB_FN rb_float3 rb_load_vel(__global const rb_float4 *v, int b)
+RB_FN rb_float3 rb_load_vel(RB_GLOBAL const rb_float4 *v, int b)
 {
     return b >= 0 ? rb_xyz(v[b]) : rb_f3(0.0f, 0.0f, 0.0f);
 }
 
 // Runs `op` on constraint i against the velocities (va..wb), in place; updates its points.
-RB_FN void rb_apply_op(int op, __global const rb_contact_constraint *cons, __global rb_contact_point *points, int i,
+RB_FN void rb_apply_op(int op, RB_GLOBAL const rb_contact_constraint *cons, RB_GLOBAL rb_contact_point *points, int i,
                        rb_solve_args sa, rb_float3 *va, rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
 {
     rb_contact_constraint k = cons[i];
@@ -41,9 +41,9 @@ RB_FN void rb_apply_op(int op, __global const rb_contact_constraint *cons, __glo
         points[k.first_point + p] = pts[p];
 }
 
-RB_FN void rb_solve_one(int op, int i, rb_solve_args sa, __global const rb_contact_constraint *cons,
-                        __global rb_contact_point *points, __global const uint *flags, __global rb_float4 *lin,
-                        __global rb_float4 *ang)
+RB_FN void rb_solve_one(int op, int i, rb_solve_args sa, RB_GLOBAL const rb_contact_constraint *cons,
+                        RB_GLOBAL rb_contact_point *points, RB_GLOBAL const uint *flags, RB_GLOBAL rb_float4 *lin,
+                        RB_GLOBAL rb_float4 *ang)
 {
     int a = cons[i].body_a, b = cons[i].body_b;
     rb_float3 va = rb_load_vel(lin, a), wa = rb_load_vel(ang, a), vb = rb_load_vel(lin, b), wb = rb_load_vel(ang, b);
@@ -62,32 +62,32 @@ RB_FN void rb_solve_one(int op, int i, rb_solve_args sa, __global const rb_conta
 }
 
 // Constraints [lo, lo + n) of one colour, in parallel. The position pass works on the pseudo velocities.
-__kernel void rb_solve_color(int lo, int n, int op, rb_solve_args sa, __global const rb_contact_constraint *cons,
-                             __global rb_contact_point *points, __global const uint *flags, __global rb_float4 *lin,
-                             __global rb_float4 *ang)
+RB_KERNEL void rb_solve_color(int lo, int n, int op, rb_solve_args sa, RB_GLOBAL const rb_contact_constraint *cons,
+                             RB_GLOBAL rb_contact_point *points, RB_GLOBAL const uint *flags, RB_GLOBAL rb_float4 *lin,
+                             RB_GLOBAL rb_float4 *ang)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i < n)
         rb_solve_one(op, lo + i, sa, cons, points, flags, lin, ang);
 }
 
 // The overflow batch (constraints that found all colours taken), in order, by one work-item.
-__kernel void rb_solve_serial(int lo, int n, int op, rb_solve_args sa, __global const rb_contact_constraint *cons,
-                              __global rb_contact_point *points, __global const uint *flags, __global rb_float4 *lin,
-                              __global rb_float4 *ang)
+RB_KERNEL void rb_solve_serial(int lo, int n, int op, rb_solve_args sa, RB_GLOBAL const rb_contact_constraint *cons,
+                              RB_GLOBAL rb_contact_point *points, RB_GLOBAL const uint *flags, RB_GLOBAL rb_float4 *lin,
+                              RB_GLOBAL rb_float4 *ang)
 {
-    if (get_global_id(0) != 0)
+    if (rb_thread_id() != 0)
         return;
     for (int i = 0; i < n; ++i)
         rb_solve_one(op, lo + i, sa, cons, points, flags, lin, ang);
 }
 
 // Impulses back to the manifolds: contact read-back and next step's warm start.
-__kernel void rb_store_impulses(int nm, float inv_h, float slop, __global const rb_contact_constraint *cons,
-                                __global const rb_contact_point *points, __global const int *color_order,
-                                __global rb_contact_manifold *m)
+RB_KERNEL void rb_store_impulses(int nm, float inv_h, float slop, RB_GLOBAL const rb_contact_constraint *cons,
+                                RB_GLOBAL const rb_contact_point *points, RB_GLOBAL const int *color_order,
+                                RB_GLOBAL rb_contact_manifold *m)
 {
-    int j = (int)get_global_id(0);
+    int j = rb_thread_id();
     if (j >= nm)
         return;
     int dst = color_order[j];
@@ -104,10 +104,10 @@ __kernel void rb_store_impulses(int nm, float inv_h, float slop, __global const 
 
 // CSR body -> blocks in constraint order (one work-item; body_start has nb + 1 entries), as
 // backend-cpu/contact_solver_split.c builds it.
-__kernel void rb_split_lists(int nm, int nb, __global const rb_contact_constraint *cons, __global const uint *flags,
-                             __global int *body_start, __global int *list)
+RB_KERNEL void rb_split_lists(int nm, int nb, RB_GLOBAL const rb_contact_constraint *cons, RB_GLOBAL const uint *flags,
+                             RB_GLOBAL int *body_start, RB_GLOBAL int *list)
 {
-    if (get_global_id(0) != 0)
+    if (rb_thread_id() != 0)
         return;
     for (int b = 0; b <= nb; ++b)
         body_start[b] = 0;
@@ -130,10 +130,10 @@ __kernel void rb_split_lists(int nm, int nb, __global const rb_contact_constrain
     body_start[0] = 0;
 }
 
-__kernel void rb_split_prepare_blocks(int nm, __global const rb_contact_constraint *cons, __global rb_contact_point *points,
-                               __global const uint *flags, __global const int *body_start)
+RB_KERNEL void rb_split_prepare_blocks(int nm, RB_GLOBAL const rb_contact_constraint *cons, RB_GLOBAL rb_contact_point *points,
+                               RB_GLOBAL const uint *flags, RB_GLOBAL const int *body_start)
 {
-    int j = (int)get_global_id(0);
+    int j = rb_thread_id();
     if (j >= nm)
         return;
     rb_contact_constraint k = cons[j];
@@ -148,11 +148,11 @@ __kernel void rb_split_prepare_blocks(int nm, __global const rb_contact_constrai
 }
 
 // Every block against the sweep's starting velocities; its velocity changes go to delta[4 j ..].
-__kernel void rb_split_blocks(int nm, int op, rb_solve_args sa, __global const rb_contact_constraint *cons,
-                              __global rb_contact_point *points, __global const rb_float4 *lin,
-                              __global const rb_float4 *ang, __global rb_float4 *delta)
+RB_KERNEL void rb_split_blocks(int nm, int op, rb_solve_args sa, RB_GLOBAL const rb_contact_constraint *cons,
+                              RB_GLOBAL rb_contact_point *points, RB_GLOBAL const rb_float4 *lin,
+                              RB_GLOBAL const rb_float4 *ang, RB_GLOBAL rb_float4 *delta)
 {
-    int j = (int)get_global_id(0);
+    int j = rb_thread_id();
     if (j >= nm)
         return;
     int a = cons[j].body_a, b = cons[j].body_b;
@@ -166,10 +166,10 @@ __kernel void rb_split_blocks(int nm, int op, rb_solve_args sa, __global const r
 }
 
 // Every body adds its blocks' changes in block order.
-__kernel void rb_split_gather(int nb, __global const int *body_start, __global const int *list,
-                              __global const rb_float4 *delta, __global rb_float4 *lin, __global rb_float4 *ang)
+RB_KERNEL void rb_split_gather(int nb, RB_GLOBAL const int *body_start, RB_GLOBAL const int *list,
+                              RB_GLOBAL const rb_float4 *delta, RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang)
 {
-    int b = (int)get_global_id(0);
+    int b = rb_thread_id();
     if (b >= nb)
         return;
     int lo = body_start[b], hi = body_start[b + 1];

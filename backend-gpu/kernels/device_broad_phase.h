@@ -34,8 +34,8 @@ RB_FN int rb_bp_reaches_plane(rb_float4 lo, rb_float4 hi, rb_float4 plane)
 }
 
 // Different bodies, one of them dynamic and one of them awake, and the filters agree.
-RB_FN int rb_bp_may_pair(int a, int b, __global const int *shape_body, __global const uint *flags,
-                         __global const uint *filter)
+RB_FN int rb_bp_may_pair(int a, int b, RB_GLOBAL const int *shape_body, RB_GLOBAL const uint *flags,
+                         RB_GLOBAL const uint *filter)
 {
     int ba = shape_body[a], bb = shape_body[b];
     if (ba == bb)
@@ -46,12 +46,12 @@ RB_FN int rb_bp_may_pair(int a, int b, __global const int *shape_body, __global 
     return dynamic && awake && (filter[2 * a] & filter[2 * b + 1]) != 0 && (filter[2 * b] & filter[2 * a + 1]) != 0;
 }
 
-__kernel void rb_bp_classify(int ns, float inv_cell, __global const int *shape_body, __global const int *shape_type,
-                             __global const uint *flags, __global const rb_float4 *aabb_lo,
-                             __global const rb_float4 *aabb_hi, __global int *role, __global int4 *cell_lo,
-                             __global int4 *cell_hi, __global int *cell_count, __global int *special)
+RB_KERNEL void rb_bp_classify(int ns, float inv_cell, RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
+                             RB_GLOBAL const uint *flags, RB_GLOBAL const rb_float4 *aabb_lo,
+                             RB_GLOBAL const rb_float4 *aabb_hi, RB_GLOBAL int *role, RB_GLOBAL int4 *cell_lo,
+                             RB_GLOBAL int4 *cell_hi, RB_GLOBAL int *cell_count, RB_GLOBAL int *special)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i >= ns)
         return;
     int b = shape_body[i];
@@ -61,13 +61,13 @@ __kernel void rb_bp_classify(int ns, float inv_cell, __global const int *shape_b
             r = RB_BP_ROLE_PLANE;
         } else {
             rb_float4 lo = aabb_lo[i], hi = aabb_hi[i];
-            float lx = floor(lo.x * inv_cell), ly = floor(lo.y * inv_cell), lz = floor(lo.z * inv_cell);
-            float hx = floor(hi.x * inv_cell), hy = floor(hi.y * inv_cell), hz = floor(hi.z * inv_cell);
+            float lx = rb_floorf(lo.x * inv_cell), ly = rb_floorf(lo.y * inv_cell), lz = rb_floorf(lo.z * inv_cell);
+            float hx = rb_floorf(hi.x * inv_cell), hy = rb_floorf(hi.y * inv_cell), hz = rb_floorf(hi.z * inv_cell);
             int finite = lx >= -RB_BP_COORD_MAX && ly >= -RB_BP_COORD_MAX && lz >= -RB_BP_COORD_MAX &&
                          hx <= RB_BP_COORD_MAX && hy <= RB_BP_COORD_MAX && hz <= RB_BP_COORD_MAX;
             r = RB_BP_ROLE_LARGE;
             if (finite && (hx - lx + 1.0f) * (hy - ly + 1.0f) * (hz - lz + 1.0f) <= (float)RB_BP_MAX_CELLS) {
-                int4 l = (int4)((int)lx, (int)ly, (int)lz, 0), h = (int4)((int)hx, (int)hy, (int)hz, 0);
+                int4 l = rb_int4((int)lx, (int)ly, (int)lz, 0), h = rb_int4((int)hx, (int)hy, (int)hz, 0);
                 cell_lo[i] = l;
                 cell_hi[i] = h;
                 cells = (h.x - l.x + 1) * (h.y - l.y + 1) * (h.z - l.z + 1);
@@ -87,11 +87,11 @@ __kernel void rb_bp_classify(int ns, float inv_cell, __global const int *shape_b
 #define RB_BP_FIRST_SHIFT 28
 
 // One entry per (grid shape, cell); keys[e] = cell key, vals[e] = e.
-__kernel void rb_bp_fill(int ns, __global const int *role, __global const int4 *cell_lo, __global const int4 *cell_hi,
-                         __global const int *entry_start, __global uint *keys, __global uint *vals,
-                         __global int4 *entry)
+RB_KERNEL void rb_bp_fill(int ns, RB_GLOBAL const int *role, RB_GLOBAL const int4 *cell_lo, RB_GLOBAL const int4 *cell_hi,
+                         RB_GLOBAL const int *entry_start, RB_GLOBAL uint *keys, RB_GLOBAL uint *vals,
+                         RB_GLOBAL int4 *entry)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i >= ns || role[i] != RB_BP_ROLE_GRID)
         return;
     int4 l = cell_lo[i], h = cell_hi[i];
@@ -100,7 +100,7 @@ __kernel void rb_bp_fill(int ns, __global const int *role, __global const int4 *
         for (int y = l.y; y <= h.y; ++y)
             for (int z = l.z; z <= h.z; ++z) {
                 int first = (x == l.x) | ((y == l.y) << 1) | ((z == l.z) << 2);
-                int4 c = (int4)(x, y, z, i | (first << RB_BP_FIRST_SHIFT));
+                int4 c = rb_int4(x, y, z, i | (first << RB_BP_FIRST_SHIFT));
                 keys[e] = rb_bp_key(c);
                 vals[e] = (uint)e;
                 entry[e] = c;
@@ -109,23 +109,23 @@ __kernel void rb_bp_fill(int ns, __global const int *role, __global const int4 *
 }
 
 // The entries in key order (vals from the sort), so the pair search reads them contiguously.
-__kernel void rb_bp_gather_entries(int ne, __global const uint *vals, __global const int4 *entry,
-                                   __global int4 *sorted)
+RB_KERNEL void rb_bp_gather_entries(int ne, RB_GLOBAL const uint *vals, RB_GLOBAL const int4 *entry,
+                                   RB_GLOBAL int4 *sorted)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i < ne)
         sorted[i] = entry[vals[i]];
 }
 
 // Pairs owned by sorted entry i (with the later entries of its run). write = 0: count into
 // count[i]; write = 1: write them at offset[i].
-__kernel void rb_bp_grid_pairs(int ne, int write, __global const uint *keys, __global const int4 *sorted,
-                               __global const rb_float4 *aabb_lo, __global const rb_float4 *aabb_hi,
-                               __global const int *shape_body, __global const uint *flags,
-                               __global const uint *filter, __global int *count, __global const int *offset,
-                               __global rb_pair *pairs)
+RB_KERNEL void rb_bp_grid_pairs(int ne, int write, RB_GLOBAL const uint *keys, RB_GLOBAL const int4 *sorted,
+                               RB_GLOBAL const rb_float4 *aabb_lo, RB_GLOBAL const rb_float4 *aabb_hi,
+                               RB_GLOBAL const int *shape_body, RB_GLOBAL const uint *flags,
+                               RB_GLOBAL const uint *filter, RB_GLOBAL int *count, RB_GLOBAL const int *offset,
+                               RB_GLOBAL rb_pair *pairs)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i >= ne)
         return;
     uint key = keys[i];
@@ -157,14 +157,14 @@ __kernel void rb_bp_grid_pairs(int ne, int write, __global const uint *keys, __g
 
 // Each finite shape i against the large shapes (two large shapes meet once, from the later one) and
 // the planes. `special` lists them in ascending slot order.
-__kernel void rb_bp_special_pairs(int ns, int nspecial, int write, __global const int *special,
-                                  __global const int *role, __global const rb_float4 *aabb_lo,
-                                  __global const rb_float4 *aabb_hi, __global const rb_float4 *plane_world,
-                                  __global const int *shape_body, __global const uint *flags,
-                                  __global const uint *filter, __global int *count, __global const int *offset,
-                                  __global rb_pair *pairs)
+RB_KERNEL void rb_bp_special_pairs(int ns, int nspecial, int write, RB_GLOBAL const int *special,
+                                  RB_GLOBAL const int *role, RB_GLOBAL const rb_float4 *aabb_lo,
+                                  RB_GLOBAL const rb_float4 *aabb_hi, RB_GLOBAL const rb_float4 *plane_world,
+                                  RB_GLOBAL const int *shape_body, RB_GLOBAL const uint *flags,
+                                  RB_GLOBAL const uint *filter, RB_GLOBAL int *count, RB_GLOBAL const int *offset,
+                                  RB_GLOBAL rb_pair *pairs)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i >= ns)
         return;
     int ri = role[i];
@@ -197,18 +197,18 @@ __kernel void rb_bp_special_pairs(int ns, int nspecial, int write, __global cons
 }
 
 // special[k] = i for the k-th flagged shape (offsets from a scan of the flags).
-__kernel void rb_compact_indices(int n, __global const int *flag, __global const int *offset, __global int *out)
+RB_KERNEL void rb_compact_indices(int n, RB_GLOBAL const int *flag, RB_GLOBAL const int *offset, RB_GLOBAL int *out)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i < n && flag[i])
         out[offset[i]] = i;
 }
 
 // Sorting the pairs by (a, b): two stable passes, by b then by a. These make the keys of each pass.
-__kernel void rb_pair_keys(int n, int by_a, __global const rb_pair *pairs, __global const uint *order,
-                           __global uint *keys, __global uint *vals)
+RB_KERNEL void rb_pair_keys(int n, int by_a, RB_GLOBAL const rb_pair *pairs, RB_GLOBAL const uint *order,
+                           RB_GLOBAL uint *keys, RB_GLOBAL uint *vals)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i >= n)
         return;
     uint src = order ? order[i] : (uint)i;
@@ -217,9 +217,9 @@ __kernel void rb_pair_keys(int n, int by_a, __global const rb_pair *pairs, __glo
     vals[i] = src;
 }
 
-__kernel void rb_pair_gather(int n, __global const rb_pair *in, __global const uint *order, __global rb_pair *out)
+RB_KERNEL void rb_pair_gather(int n, RB_GLOBAL const rb_pair *in, RB_GLOBAL const uint *order, RB_GLOBAL rb_pair *out)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i < n)
         out[i] = in[order[i]];
 }

@@ -1,7 +1,10 @@
-// The OpenCL backend through the public API: physics on the device, and how it fails (kernel build
-// errors, missing devices, device memory) without harming the host scene.
+// A GPU backend through the public API: physics on the device, and how it fails (kernel build errors,
+// missing devices, device memory) without harming the host scene. Built twice (tests/meson.build):
+// as test_opencl (GPU_BACKEND_CUDA 0) and as test_cuda (GPU_BACKEND_CUDA 1); both backends run the same
+// shared pipeline (backend-gpu/), so the same tests hold for both.
 //
-// Skipped (77) when no OpenCL device is found, except with CI=true, where that is a failure.
+// Skipped (77) when the backend has no device, except OpenCL with CI=true (PoCL is installed there),
+// where that is a failure.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,10 +16,20 @@
 
 #include "physics_util.h"
 
-static rb_world_id opencl_world(rb_vec3 gravity)
+#if GPU_BACKEND_CUDA
+#define GPU_BACKEND RB_BACKEND_CUDA
+#define GPU_NAME "CUDA"
+#define GPU_ENV(suffix) "RUBBLE_CUDA_" suffix
+#else
+#define GPU_BACKEND RB_BACKEND_OPENCL
+#define GPU_NAME "OpenCL"
+#define GPU_ENV(suffix) "RUBBLE_OPENCL_" suffix
+#endif
+
+static rb_world_id gpu_world(rb_vec3 gravity)
 {
     rb_world_def d = pu_world_def(false);
-    d.backend = RB_BACKEND_OPENCL;
+    d.backend = GPU_BACKEND;
     d.gravity = gravity;
     return pu_make_world_from(&d);
 }
@@ -24,7 +37,7 @@ static rb_world_id opencl_world(rb_vec3 gravity)
 static void test_free_fall_follows_semi_implicit_euler(void **state)
 {
     (void)state;
-    rb_world_id w = opencl_world(v3(0.0f, -PU_G, 0.0f));
+    rb_world_id w = gpu_world(v3(0.0f, -PU_G, 0.0f));
     rb_body_id ball = pu_sphere(w, v3(0.0f, 100.0f, 0.0f), 0.25f, 1.0f, 0.6f, 0.0f);
     // v_n = -g h n, y_n = y_0 - g h^2 n (n + 1) / 2 (velocity first, then position)
     const int n = 60;
@@ -43,7 +56,7 @@ static void test_free_fall_follows_semi_implicit_euler(void **state)
 static void test_sphere_comes_to_rest_on_the_ground_at_its_radius(void **state)
 {
     (void)state;
-    rb_world_id w = opencl_world(v3(0.0f, -PU_G, 0.0f));
+    rb_world_id w = gpu_world(v3(0.0f, -PU_G, 0.0f));
     pu_add_ground(w, 0.6f, 0.0f);
     rb_body_id ball = pu_sphere(w, v3(0.0f, 1.0f, 0.0f), 0.5f, 1.0f, 0.6f, 0.0f);
     for (int i = 0; i < 120; ++i)
@@ -60,7 +73,7 @@ static void test_sphere_comes_to_rest_on_the_ground_at_its_radius(void **state)
 static void test_inelastic_head_on_collision_conserves_momentum(void **state)
 {
     (void)state;
-    rb_world_id w = opencl_world(v3(0.0f, 0.0f, 0.0f));
+    rb_world_id w = gpu_world(v3(0.0f, 0.0f, 0.0f));
     // m1 = 1 kg at +3 m/s, m2 = 3 kg at -1 m/s: p = 0; e = 0, so both end at rest together
     rb_body_id a = pu_sphere(w, v3(-2.0f, 0.0f, 0.0f), 0.5f, 1.0f, 0.0f, 0.0f);
     rb_body_id b = pu_sphere(w, v3(2.0f, 0.0f, 0.0f), 0.5f, 3.0f, 0.0f, 0.0f);
@@ -88,7 +101,7 @@ static void test_contacts_of_all_shape_pairs_match_the_cpu(void **state)
     rb_world_id w[2];
     for (int i = 0; i < 2; ++i) {
         rb_world_def d = pu_world_def(false);
-        d.backend = i == 0 ? RB_BACKEND_CPU : RB_BACKEND_OPENCL;
+        d.backend = i == 0 ? RB_BACKEND_CPU : GPU_BACKEND;
         w[i] = pu_make_world_from(&d);
         RB_CHECK(rb_load_scene(w[i], path));
         RB_CHECK(rb_world_step(w[i]));
@@ -117,12 +130,14 @@ static void test_contacts_of_all_shape_pairs_match_the_cpu(void **state)
     rb_destroy_world(w[1]);
 }
 
+#if !GPU_BACKEND_CUDA
+// (CUDA's kernels are built with the library, by nvcc: a build error fails the build, not a world.)
 static void test_kernel_build_error_reports_the_log_and_cpu_carries_on(void **state)
 {
     (void)state;
     setenv("RUBBLE_OPENCL_BUILD_OPTIONS", "-DRB_KERNELS_PORTABLE_H", 1);
     rb_world_def d = pu_world_def(false);
-    d.backend = RB_BACKEND_OPENCL;
+    d.backend = GPU_BACKEND;
     rb_world_id w;
     rb_status s = rb_create_world(&d, &w);
     unsetenv("RUBBLE_OPENCL_BUILD_OPTIONS");
@@ -141,35 +156,46 @@ static void test_kernel_build_error_reports_the_log_and_cpu_carries_on(void **st
     rb_destroy_world(w);
 }
 
+#endif
+
 static void test_unknown_device_is_an_error_that_lists_the_devices(void **state)
 {
     (void)state;
-    setenv("RUBBLE_OPENCL_DEVICE", "no-such-device-anywhere", 1);
+#if GPU_BACKEND_CUDA
+    const char *wrong = "99"; // an index past the devices
+#else
+    const char *wrong = "no-such-device-anywhere";
+#endif
+    setenv(GPU_ENV("DEVICE"), wrong, 1);
     rb_world_def d = pu_world_def(false);
-    d.backend = RB_BACKEND_OPENCL;
+    d.backend = GPU_BACKEND;
     rb_world_id w;
     rb_status s = rb_create_world(&d, &w);
-    unsetenv("RUBBLE_OPENCL_DEVICE");
-    assert_int_equal(s, RB_ERR_BACKEND_UNAVAILABLE);
+    unsetenv(GPU_ENV("DEVICE"));
+    assert_true(s == RB_ERR_BACKEND_UNAVAILABLE || s == RB_ERR_INVALID_ARGUMENT);
     const char *msg = rb_last_error(rb_null_world_id);
-    assert_non_null(strstr(msg, "no-such-device-anywhere"));
+    assert_non_null(strstr(msg, wrong));
+#if GPU_BACKEND_CUDA
+    assert_non_null(strstr(msg, "[0]")); // the devices there are
+#else
     assert_non_null(strstr(msg, "platform 0"));
+#endif
 }
 
 static void test_device_out_of_memory_leaves_the_host_scene_intact(void **state)
 {
     (void)state;
-    setenv("RUBBLE_OPENCL_MEMORY_LIMIT", "200K", 1);
+    setenv(GPU_ENV("MEMORY_LIMIT"), "200K", 1);
     rb_world_def d = pu_world_def(false);
-    d.backend = RB_BACKEND_OPENCL;
+    d.backend = GPU_BACKEND;
     rb_world_id w = pu_make_world_from(&d);
-    unsetenv("RUBBLE_OPENCL_MEMORY_LIMIT");
+    unsetenv(GPU_ENV("MEMORY_LIMIT"));
     RB_CHECK(rb_build_standard_scene(w, "pyramid", 1)); // 385 cubes, ~9000 contact points: far over 200 KiB
     rb_transform before[386], after[386];
     RB_CHECK(rb_world_get_transforms(w, 0, 386, before));
     rb_status s = rb_world_step(w);
     assert_int_equal(s, RB_ERR_OUT_OF_MEMORY);
-    assert_non_null(strstr(rb_last_error(w), "RUBBLE_OPENCL_MEMORY_LIMIT"));
+    assert_non_null(strstr(rb_last_error(w), GPU_ENV("MEMORY_LIMIT")));
     RB_CHECK(rb_world_get_transforms(w, 0, 386, after));
     assert_memory_equal(before, after, sizeof before);
     rb_destroy_world(w);
@@ -184,22 +210,29 @@ static void test_device_out_of_memory_leaves_the_host_scene_intact(void **state)
 int main(void)
 {
     rb_backend_info info;
-    if (rb_backend_probe(RB_BACKEND_OPENCL, &info) != RB_OK || !info.available) {
-        printf("no OpenCL device: %s\n", info.message);
+    if (rb_backend_probe(GPU_BACKEND, &info) != RB_OK || !info.available) {
+        printf("no " GPU_NAME " device, skipped: %s\n", info.message);
         const char *ci = getenv("CI");
-        if (ci && strcmp(ci, "true") == 0) {
+        const char *require = getenv("RUBBLE_TEST_REQUIRE_BACKEND");
+        if (require && strcmp(require, "1") == 0) {
+            printf("FAIL: RUBBLE_TEST_REQUIRE_BACKEND=1\n");
+            return 1;
+        }
+        if (!GPU_BACKEND_CUDA && ci && strcmp(ci, "true") == 0) {
             printf("FAIL: CI=true requires an OpenCL device (install pocl-opencl-icd)\n");
             return 1;
         }
         return 77;
     }
-    printf("OpenCL device: %s\n", info.device);
+    printf(GPU_NAME " device: %s\n", info.device);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_free_fall_follows_semi_implicit_euler),
         cmocka_unit_test(test_sphere_comes_to_rest_on_the_ground_at_its_radius),
         cmocka_unit_test(test_inelastic_head_on_collision_conserves_momentum),
         cmocka_unit_test(test_contacts_of_all_shape_pairs_match_the_cpu),
+#if !GPU_BACKEND_CUDA
         cmocka_unit_test(test_kernel_build_error_reports_the_log_and_cpu_carries_on),
+#endif
         cmocka_unit_test(test_unknown_device_is_an_error_that_lists_the_devices),
         cmocka_unit_test(test_device_out_of_memory_leaves_the_host_scene_intact),
     };

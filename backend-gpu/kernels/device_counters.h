@@ -1,8 +1,8 @@
 // Constants shared by the kernels and the host code: the slots of the small `counters` buffer (totals
 // and flags the kernels produce and the host reads back, one read of RB_CNT_COUNT ints) and the chunk
 // sizes of the scan and sort kernels.
-#ifndef RB_OPENCL_COUNTERS_H
-#define RB_OPENCL_COUNTERS_H
+#ifndef RB_DEVICE_COUNTERS_H
+#define RB_DEVICE_COUNTERS_H
 
 #define RB_CNT_WAKE 0           // some sleeping group was touched (build_batches)
 #define RB_CNT_COLORS 1         // colours used

@@ -1,11 +1,11 @@
 // update_bounds: world inverse inertia of bodies; world pose, AABB and world plane of shapes.
 // Same per-element code as backend-cpu/bounds.c.
 
-__kernel void rb_body_inertia(int n, __global const uint *flags, __global const rb_float4 *inv_diag,
-                              __global const rb_float4 *inv_off, __global const rb_float4 *rot,
-                              __global rb_mat3 *inv_inertia_world)
+RB_KERNEL void rb_body_inertia(int n, RB_GLOBAL const uint *flags, RB_GLOBAL const rb_float4 *inv_diag,
+                              RB_GLOBAL const rb_float4 *inv_off, RB_GLOBAL const rb_float4 *rot,
+                              RB_GLOBAL rb_mat3 *inv_inertia_world)
 {
-    int b = (int)get_global_id(0);
+    int b = rb_thread_id();
     if (b >= n)
         return;
     uint f = flags[b];
@@ -18,15 +18,15 @@ __kernel void rb_body_inertia(int n, __global const uint *flags, __global const 
     }
 }
 
-__kernel void rb_shape_bounds(int ns, float contact_margin, float h, __global const int *shape_body,
-                              __global const int *shape_type, __global const rb_float4 *shape_local_pos,
-                              __global const rb_float4 *shape_local_rot, __global const rb_float4 *shape_params,
-                              __global const uint *flags, __global const rb_float4 *pos, __global const rb_float4 *rot,
-                              __global const rb_float4 *local_center, __global const rb_float4 *lin_vel,
-                              __global const rb_float4 *ang_vel, __global rb_xform *shape_world,
-                              __global rb_float4 *aabb_lo, __global rb_float4 *aabb_hi, __global rb_float4 *plane_world)
+RB_KERNEL void rb_shape_bounds(int ns, float contact_margin, float h, RB_GLOBAL const int *shape_body,
+                              RB_GLOBAL const int *shape_type, RB_GLOBAL const rb_float4 *shape_local_pos,
+                              RB_GLOBAL const rb_float4 *shape_local_rot, RB_GLOBAL const rb_float4 *shape_params,
+                              RB_GLOBAL const uint *flags, RB_GLOBAL const rb_float4 *pos, RB_GLOBAL const rb_float4 *rot,
+                              RB_GLOBAL const rb_float4 *local_center, RB_GLOBAL const rb_float4 *lin_vel,
+                              RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL rb_xform *shape_world,
+                              RB_GLOBAL rb_float4 *aabb_lo, RB_GLOBAL rb_float4 *aabb_hi, RB_GLOBAL rb_float4 *plane_world)
 {
-    int i = (int)get_global_id(0);
+    int i = rb_thread_id();
     if (i >= ns)
         return;
     int b = shape_body[i];

@@ -1,6 +1,7 @@
-// Types and helpers shared by the OpenCL kernels. The physics comes from core/kernels/ (embedded at
-// build time, see embed_kernels.py); this file mirrors the layouts of core/backend.h that the kernels
-// read and write, and the host checks at start-up that the sizes agree (rb_layout_sizes).
+// Types and helpers shared by the device kernels (OpenCL and CUDA). The physics comes from
+// core/kernels/; this file mirrors the layouts of core/backend.h that the kernels read and write, and
+// the host checks at start-up that the sizes agree (rb_layout_sizes).
+#include "device_prelude.h"
 #include "collide.h"
 #include "contact_persistence.h"
 #include "contact_solver.h"
@@ -41,10 +42,10 @@ typedef struct rb_contact_manifold {
     float carried_impact[RB_MAX_MANIFOLD_POINTS];
 } rb_contact_manifold;
 
-#include "counters.h"
+#include "device_counters.h"
 
 // Host-side sizes of these structs are compared with these at start-up.
-__kernel void rb_layout_sizes(__global int *out)
+RB_KERNEL void rb_layout_sizes(RB_GLOBAL int *out)
 {
     out[0] = (int)sizeof(rb_contact_manifold);
     out[1] = (int)sizeof(rb_contact_constraint);
@@ -58,7 +59,7 @@ __kernel void rb_layout_sizes(__global int *out)
 RB_FN int rb_is_dynamic_flags(uint f) { return (f & RB_BODY_TYPE_MASK) == RB_BODY_DYNAMIC_T; }
 
 // A body that takes impulses: dynamic and not frozen.
-RB_FN int rb_takes_impulses(__global const uint *flags, int b)
+RB_FN int rb_takes_impulses(RB_GLOBAL const uint *flags, int b)
 {
     return b >= 0 && (flags[b] & (RB_BODY_TYPE_MASK | RB_BODY_FROZEN)) == RB_BODY_DYNAMIC_T;
 }
