@@ -301,11 +301,13 @@ int cmd_check(int argc, char **argv)
         if (d > dp)
             dp = d, worst = i;
         // angle of the relative rotation conj(qa) qb; atan2 stays accurate near 0, where acos does not
-        rb_quat a4 = sa.xf[i].q, b4 = sb.xf[i].q;
-        double rw = a4.w * b4.w + a4.x * b4.x + a4.y * b4.y + a4.z * b4.z;
-        double rx = a4.w * b4.x - a4.x * b4.w - a4.y * b4.z + a4.z * b4.y;
-        double ry = a4.w * b4.y + a4.x * b4.z - a4.y * b4.w - a4.z * b4.x;
-        double rz = a4.w * b4.z - a4.x * b4.y + a4.y * b4.x - a4.z * b4.w;
+        // (in double: products of floats are exact there, so equal orientations give exactly 0)
+        double aw = sa.xf[i].q.w, ax = sa.xf[i].q.x, ay = sa.xf[i].q.y, az = sa.xf[i].q.z;
+        double bw = sb.xf[i].q.w, bx = sb.xf[i].q.x, by = sb.xf[i].q.y, bz = sb.xf[i].q.z;
+        double rw = aw * bw + ax * bx + ay * by + az * bz;
+        double rx = aw * bx - ax * bw - ay * bz + az * by;
+        double ry = aw * by + ax * bz - ay * bw - az * bx;
+        double rz = aw * bz - ax * by + ay * bx - az * bw;
         dq = fmax(dq, 2.0 * atan2(sqrt(rx * rx + ry * ry + rz * rz), fabs(rw)));
     }
     printf("after %d steps (%d bodies), largest differences:\n", o.common.steps, sa.n);
