@@ -207,6 +207,77 @@ static void test_device_out_of_memory_leaves_the_host_scene_intact(void **state)
     rb_destroy_world(w);
 }
 
+#if GPU_BACKEND_CUDA
+// Driver failures, injected by the CUDA driver emulator (tests/cuda_emulator/, RUBBLE_CUDA_EMULATOR_FAIL);
+// skipped on a real GPU, where they cannot be provoked.
+static int on_the_emulator(void)
+{
+    rb_backend_info info;
+    return rb_backend_probe(RB_BACKEND_CUDA, &info) == RB_OK && info.available && strstr(info.device, "emulator");
+}
+
+static void test_gpu_without_code_for_it_names_the_architectures_built(void **state)
+{
+    (void)state;
+    if (!on_the_emulator())
+        skip();
+    setenv("RUBBLE_CUDA_EMULATOR_FAIL", "no-binary", 1);
+    rb_world_def d = pu_world_def(false);
+    d.backend = RB_BACKEND_CUDA;
+    rb_world_id w = rb_null_world_id;
+    rb_status s = rb_create_world(&d, &w);
+    unsetenv("RUBBLE_CUDA_EMULATOR_FAIL");
+    assert_int_equal(s, RB_ERR_BACKEND_FAILED);
+    assert_false(rb_world_is_valid(w));
+    const char *msg = rb_last_error(rb_null_world_id);
+    assert_non_null(strstr(msg, "CUDA_ERROR_NO_BINARY_FOR_GPU"));
+    assert_non_null(strstr(msg, "built for sm_"));
+    assert_non_null(strstr(msg, "-Dcuda-arch"));
+}
+
+static void test_failed_launch_mid_step_leaves_the_host_scene_intact(void **state)
+{
+    (void)state;
+    if (!on_the_emulator())
+        skip();
+    // launch 1 is the start-up layout check; a step of the pyramid makes dozens
+    setenv("RUBBLE_CUDA_EMULATOR_FAIL", "launch:25", 1);
+    rb_world_def d = pu_world_def(false);
+    d.backend = RB_BACKEND_CUDA;
+    rb_world_id w = pu_make_world_from(&d);
+    unsetenv("RUBBLE_CUDA_EMULATOR_FAIL");
+    RB_CHECK(rb_build_standard_scene(w, "pyramid", 1));
+    rb_transform before[386], after[386];
+    RB_CHECK(rb_world_get_transforms(w, 0, 386, before));
+    rb_status s = rb_world_step(w);
+    assert_int_equal(s, RB_ERR_BACKEND_FAILED);
+    const char *msg = rb_last_error(w);
+    assert_non_null(strstr(msg, "CUDA_ERROR_LAUNCH_FAILED"));
+    assert_non_null(strstr(msg, "failed")); // "<phase> failed: ..."
+    RB_CHECK(rb_world_get_transforms(w, 0, 386, after));
+    assert_memory_equal(before, after, sizeof before);
+    rb_destroy_world(w);
+}
+
+static void test_device_memory_refused_at_creation_is_an_out_of_memory_error(void **state)
+{
+    (void)state;
+    if (!on_the_emulator())
+        skip();
+    setenv("RUBBLE_CUDA_EMULATOR_FAIL", "alloc:1", 1);
+    rb_world_def d = pu_world_def(false);
+    d.backend = RB_BACKEND_CUDA;
+    rb_world_id w = rb_null_world_id;
+    rb_status s = rb_create_world(&d, &w);
+    unsetenv("RUBBLE_CUDA_EMULATOR_FAIL");
+    assert_int_equal(s, RB_ERR_OUT_OF_MEMORY);
+    assert_non_null(strstr(rb_last_error(rb_null_world_id), "out of device memory"));
+    // and the next world starts
+    w = pu_make_world_from(&d);
+    rb_destroy_world(w);
+}
+#endif
+
 int main(void)
 {
     rb_backend_info info;
@@ -235,6 +306,11 @@ int main(void)
 #endif
         cmocka_unit_test(test_unknown_device_is_an_error_that_lists_the_devices),
         cmocka_unit_test(test_device_out_of_memory_leaves_the_host_scene_intact),
+#if GPU_BACKEND_CUDA
+        cmocka_unit_test(test_gpu_without_code_for_it_names_the_architectures_built),
+        cmocka_unit_test(test_failed_launch_mid_step_leaves_the_host_scene_intact),
+        cmocka_unit_test(test_device_memory_refused_at_creation_is_an_out_of_memory_error),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

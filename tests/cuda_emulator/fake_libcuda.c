@@ -28,7 +28,24 @@ enum {
     ERR_INVALID_CONTEXT = 201,
     ERR_NOT_FOUND = 500,
     ERR_INVALID_HANDLE = 400,
+    ERR_NO_BINARY_FOR_GPU = 209,
+    ERR_LAUNCH_FAILED = 719,
 };
+
+// failure injection (RUBBLE_CUDA_EMULATOR_FAIL): which call fails, counted from the context's creation
+static long g_fail_launch, g_fail_alloc, g_launches, g_allocations;
+static int g_fail_load;
+
+static void read_failures(void)
+{
+    const char *f = getenv("RUBBLE_CUDA_EMULATOR_FAIL");
+    g_fail_launch = g_fail_alloc = g_launches = g_allocations = 0;
+    g_fail_load = f && strcmp(f, "no-binary") == 0;
+    if (f && strncmp(f, "launch:", 7) == 0)
+        g_fail_launch = strtol(f + 7, NULL, 10);
+    if (f && strncmp(f, "alloc:", 6) == 0)
+        g_fail_alloc = strtol(f + 6, NULL, 10);
+}
 
 rb_dim3 blockIdx, blockDim, gridDim, threadIdx;
 
@@ -77,6 +94,8 @@ static const char *error_name(CUresult r)
     case ERR_INVALID_CONTEXT: return "CUDA_ERROR_INVALID_CONTEXT";
     case ERR_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
     case ERR_INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
+    case ERR_NO_BINARY_FOR_GPU: return "CUDA_ERROR_NO_BINARY_FOR_GPU";
+    case ERR_LAUNCH_FAILED: return "CUDA_ERROR_LAUNCH_FAILED";
     }
     return NULL;
 }
@@ -140,6 +159,7 @@ EXPORT CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d)
     *ctx = &g_primary;
     const char *limit = getenv("RUBBLE_CUDA_EMULATOR_MEMORY");
     g_limit = limit ? (size_t)strtoull(limit, NULL, 10) : 0;
+    read_failures();
     return OK;
 }
 
@@ -171,6 +191,8 @@ EXPORT CUresult cuModuleLoadData(void **out, const void *image)
     memcpy(&size, p + 8, 8);
     if (magic != 0xBA55ED50u || header != 16 || size == 0)
         return ERR_INVALID_IMAGE;
+    if (g_fail_load)
+        return ERR_NO_BINARY_FOR_GPU;
     module *m = malloc(sizeof *m);
     if (!m)
         return ERR_OUT_OF_MEMORY;
@@ -221,6 +243,8 @@ EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *out, size_t bytes)
     if (bytes == 0)
         return ERR_INVALID_VALUE;
     if (g_limit && g_in_use + bytes > g_limit)
+        return ERR_OUT_OF_MEMORY;
+    if (++g_allocations == g_fail_alloc)
         return ERR_OUT_OF_MEMORY;
     if (g_alloc_count == g_alloc_cap) {
         int cap = g_alloc_cap ? 2 * g_alloc_cap : 256;
@@ -309,6 +333,8 @@ EXPORT CUresult cuLaunchKernel(const void *fn, unsigned gx, unsigned gy, unsigne
                 return ERR_INVALID_VALUE; // a host pointer, a freed buffer, or garbage
         }
     }
+    if (++g_launches == g_fail_launch)
+        return ERR_LAUNCH_FAILED;
     gridDim.x = gx, gridDim.y = gy, gridDim.z = 1;
     blockDim.x = bx, blockDim.y = 1, blockDim.z = 1;
     for (unsigned y = 0; y < gy; ++y)
