@@ -20,7 +20,10 @@ RB_FN int rb_lowest_bit64(rb_u64 v) { return 63 - (int)clz(v & (~v + (rb_u64)1))
 #if defined(__CUDACC__)
 // C linkage: the host looks kernels up by their plain names (cuModuleGetFunction).
 #define RB_KERNEL extern "C" __global__
+// device code only: it reads the thread's built-in coordinates
+#define RB_THREAD_FN static __device__ __forceinline__
 #else
+#define RB_THREAD_FN RB_FN
 // tests/cuda_emulator/: the CUDA program compiled as C for the host, behind an emulated driver, so
 // that the CUDA backend's host code and launches are exercised where there is no GPU. The launcher
 // sets these four as CUDA would for each thread.
@@ -44,7 +47,7 @@ typedef unsigned char uchar;
 typedef unsigned long long rb_u64;
 // A launch is a 2-D grid of 1-D blocks (grid x stays within compute capability 1.0's 65535 blocks),
 // numbered row by row.
-RB_FN int rb_thread_id(void)
+RB_THREAD_FN int rb_thread_id(void)
 {
     return (int)((blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x);
 }
