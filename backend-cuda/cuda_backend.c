@@ -2,7 +2,6 @@
 // (backend-gpu/), on the driver API (cuda_driver.h), with the kernels of backend-gpu/kernels/ compiled
 // by nvcc into a fat binary that is linked into the module (cuda_fatbin.c).
 #include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,20 +322,8 @@ static rb_status cu_probe(char *device, size_t device_size, char *msg, size_t ms
     return RB_OK;
 }
 
-static rb_backend_ops g_ops;
-static pthread_once_t g_ops_once = PTHREAD_ONCE_INIT;
-
-static void fill_ops(void)
-{
-    rb_gpu_fill_ops(&g_ops);
-    g_ops.name = "cuda";
-    g_ops.create = cu_create;
-    g_ops.probe = cu_probe;
-}
-
 __attribute__((visibility("default"))) const rb_backend_ops *rb_backend_module_ops(int abi_version)
 {
     (void)abi_version; // the core compares ops.abi_version and reports a mismatch
-    pthread_once(&g_ops_once, fill_ops);
-    return &g_ops;
+    return rb_gpu_module_ops("cuda", cu_create, cu_probe);
 }

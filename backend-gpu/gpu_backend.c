@@ -3,6 +3,7 @@
 // and manifolds, the start-up layout check, and the backend ops table that the OpenCL and CUDA modules
 // fill their device API into.
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -342,48 +343,45 @@ static int gpu_supports_solver(rb_backend_ctx *ctx, int solver)
     return solver == RB_SOLVER_BATCHED || solver == RB_SOLVER_SPLIT;
 }
 
-static rb_status gpu_get_pairs(rb_backend_ctx *ctx, const rb_pair **pairs, int *count)
+// The host copy of `count` elements of `buf`, read once per step (`*valid`) into a growing array.
+static rb_status read_back(rb_gpu_ctx *c, const rb_gpu_buf *buf, int count, size_t elem, void **host, int *cap,
+                           int *valid, const char *what)
 {
-    rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
-    if (!c->pairs_host_valid && c->pair_count > 0) {
-        if (c->pair_count > c->pairs_host_cap) {
-            rb_pair *p = realloc(c->pairs_host, sizeof *p * (size_t)c->pair_count);
+    if (!*valid && count > 0) {
+        if (count > *cap) {
+            void *p = realloc(*host, elem * (size_t)count);
             if (!p)
-                return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory reading the pairs");
-            c->pairs_host = p;
-            c->pairs_host_cap = c->pair_count;
+                return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory %s", what);
+            *host = p;
+            *cap = count;
         }
-        rb_status s = c->dev->read(c, c->pairs.mem, 0, sizeof(rb_pair) * (size_t)c->pair_count, c->pairs_host,
-                                   "reading the pairs");
+        rb_status s = c->dev->read(c, buf->mem, 0, elem * (size_t)count, *host, what);
         if (s != RB_OK)
             return s;
     }
-    c->pairs_host_valid = 1;
+    *valid = 1;
+    return RB_OK;
+}
+
+static rb_status gpu_get_pairs(rb_backend_ctx *ctx, const rb_pair **pairs, int *count)
+{
+    rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
+    rb_status s = read_back(c, &c->pairs, c->pair_count, sizeof(rb_pair), (void **)&c->pairs_host,
+                            &c->pairs_host_cap, &c->pairs_host_valid, "reading the pairs");
     *pairs = c->pairs_host;
     *count = c->pair_count;
-    return RB_OK;
+    return s;
 }
 
 static rb_status gpu_get_manifolds(rb_backend_ctx *ctx, const rb_contact_manifold **m, int *count)
 {
     rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
-    if (!c->manifolds_host_valid && c->manifold_count > 0) {
-        if (c->manifold_count > c->manifolds_host_cap) {
-            rb_contact_manifold *p = realloc(c->manifolds_host, sizeof *p * (size_t)c->manifold_count);
-            if (!p)
-                return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory reading the contacts");
-            c->manifolds_host = p;
-            c->manifolds_host_cap = c->manifold_count;
-        }
-        rb_status s = c->dev->read(c, c->manifolds.mem, 0, sizeof(rb_contact_manifold) * (size_t)c->manifold_count,
-                                   c->manifolds_host, "reading the contacts");
-        if (s != RB_OK)
-            return s;
-    }
-    c->manifolds_host_valid = 1;
+    rb_status s = read_back(c, &c->manifolds, c->manifold_count, sizeof(rb_contact_manifold),
+                            (void **)&c->manifolds_host, &c->manifolds_host_cap, &c->manifolds_host_valid,
+                            "reading the contacts");
     *m = c->manifolds_host;
     *count = c->manifold_count;
-    return RB_OK;
+    return s;
 }
 
 static void gpu_get_stats(rb_backend_ctx *ctx, rb_backend_stats *out)
@@ -424,26 +422,37 @@ FINISHED(rb_gpu_integrate_positions)
 FINISHED(rb_gpu_update_sleep)
 #undef FINISHED
 
-void rb_gpu_fill_ops(rb_backend_ops *ops)
+// One table per module (each module links its own copy of this file), filled on first use.
+const rb_backend_ops *rb_gpu_module_ops(const char *name, rb_backend_create_fn create, rb_backend_probe_fn probe)
 {
-    ops->abi_version = RB_BACKEND_ABI_VERSION;
-    ops->destroy = rb_gpu_destroy;
-    ops->device_name = gpu_device_name;
-    ops->supports_solver = gpu_supports_solver;
-    ops->upload = gpu_upload;
-    ops->download = gpu_download;
-    ops->integrate_velocities = rb_gpu_integrate_velocities_finished;
-    ops->update_bounds = rb_gpu_update_bounds_finished;
-    ops->find_pairs = rb_gpu_find_pairs_finished;
-    ops->collide = rb_gpu_collide_finished;
-    ops->build_batches = rb_gpu_build_batches_finished;
-    ops->correct_penetrations = NULL;
-    ops->solve_contacts = rb_gpu_solve_contacts_finished;
-    ops->integrate_positions = rb_gpu_integrate_positions_finished;
-    ops->update_sleep = rb_gpu_update_sleep_finished;
-    ops->get_pairs = gpu_get_pairs;
-    ops->get_manifolds = gpu_get_manifolds;
-    ops->get_stats = gpu_get_stats;
-    ops->frozen_in_last_step = rb_gpu_frozen_in_last_step;
-    ops->last_error = gpu_last_error;
+    static rb_backend_ops ops;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    if (!ops.name) {
+        ops.abi_version = RB_BACKEND_ABI_VERSION;
+        ops.create = create;
+        ops.probe = probe;
+        ops.destroy = rb_gpu_destroy;
+        ops.device_name = gpu_device_name;
+        ops.supports_solver = gpu_supports_solver;
+        ops.upload = gpu_upload;
+        ops.download = gpu_download;
+        ops.integrate_velocities = rb_gpu_integrate_velocities_finished;
+        ops.update_bounds = rb_gpu_update_bounds_finished;
+        ops.find_pairs = rb_gpu_find_pairs_finished;
+        ops.collide = rb_gpu_collide_finished;
+        ops.build_batches = rb_gpu_build_batches_finished;
+        ops.correct_penetrations = NULL;
+        ops.solve_contacts = rb_gpu_solve_contacts_finished;
+        ops.integrate_positions = rb_gpu_integrate_positions_finished;
+        ops.update_sleep = rb_gpu_update_sleep_finished;
+        ops.get_pairs = gpu_get_pairs;
+        ops.get_manifolds = gpu_get_manifolds;
+        ops.get_stats = gpu_get_stats;
+        ops.frozen_in_last_step = rb_gpu_frozen_in_last_step;
+        ops.last_error = gpu_last_error;
+        ops.name = name; // last: the table is complete once it has a name
+    }
+    pthread_mutex_unlock(&lock);
+    return &ops;
 }

@@ -115,8 +115,12 @@ rb_status rb_gpu_read_counters(rb_gpu_ctx *c);
 // memory limit, makes the fixed buffers and checks that the device compiler lays out the shared
 // structs as the host does. On failure msg says why; the caller then calls rb_gpu_destroy.
 rb_status rb_gpu_start(rb_gpu_ctx *c, char *msg, size_t msg_size);
-// Fills the kernel-set entries that every GPU backend shares (all but name, create and probe).
-void rb_gpu_fill_ops(rb_backend_ops *ops);
+// The module's backend ops: the kernel set and entry points every GPU backend shares, with its own
+// name, create and probe (what rb_backend_module_ops returns).
+typedef rb_status (*rb_backend_create_fn)(rb_scene *scene, const rb_backend_config *cfg, rb_backend_ctx **out,
+                                          char *msg, size_t msg_size);
+typedef rb_status (*rb_backend_probe_fn)(char *device, size_t device_size, char *msg, size_t msg_size);
+const rb_backend_ops *rb_gpu_module_ops(const char *name, rb_backend_create_fn create, rb_backend_probe_fn probe);
 
 // The kernels (gpu_pipeline.c).
 rb_status rb_gpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p);

@@ -25,12 +25,15 @@ static karg kbegin(rb_gpu_ctx *c, int id)
     return a;
 }
 
+// An argument that does not fit (too many, or too large) makes the launch fail in go().
 static void arg(karg *a, size_t size, const void *value)
 {
-    if (a->n < RB_GPU_MAX_ARGS && size <= RB_GPU_MAX_ARG_BYTES) {
-        a->args[a->n].size = size;
-        memcpy(a->args[a->n].value, value, size);
+    if (a->n >= RB_GPU_MAX_ARGS || size > RB_GPU_MAX_ARG_BYTES) {
+        a->n = RB_GPU_MAX_ARGS + 1;
+        return;
     }
+    a->args[a->n].size = size;
+    memcpy(a->args[a->n].value, value, size);
     a->n++;
 }
 static void am(karg *a, const rb_gpu_buf *b) { arg(a, sizeof b->mem, &b->mem); }
@@ -46,8 +49,9 @@ static void af(karg *a, float v) { arg(a, sizeof v, &v); }
 static rb_status go(karg *a, size_t n, const char *what)
 {
     if (a->n > RB_GPU_MAX_ARGS)
-        return rb_gpu_fail(a->c, RB_ERR_BACKEND_FAILED, "%s: kernel %s has more than %d arguments", what,
-                           rb_gpu_kernel_names[a->id], RB_GPU_MAX_ARGS);
+        return rb_gpu_fail(a->c, RB_ERR_BACKEND_FAILED,
+                           "%s: the arguments of kernel %s do not fit a launch (at most %d, of %d bytes each)", what,
+                           rb_gpu_kernel_names[a->id], RB_GPU_MAX_ARGS, RB_GPU_MAX_ARG_BYTES);
     if (n == 0)
         return RB_OK;
     return a->c->dev->launch(a->c, a->id, n, a->n, a->args, what);

@@ -1,6 +1,5 @@
 // The OpenCL backend module (librubble-opencl.so): the OpenCL device operations under the shared GPU
 // pipeline (backend-gpu/), creation on the chosen device (opencl_device.c) and the module entry point.
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,20 +210,8 @@ static rb_status ocl_probe(char *device, size_t device_size, char *msg, size_t m
     return RB_OK;
 }
 
-static rb_backend_ops g_ops;
-static pthread_once_t g_ops_once = PTHREAD_ONCE_INIT;
-
-static void fill_ops(void)
-{
-    rb_gpu_fill_ops(&g_ops);
-    g_ops.name = "opencl";
-    g_ops.create = ocl_create;
-    g_ops.probe = ocl_probe;
-}
-
 __attribute__((visibility("default"))) const rb_backend_ops *rb_backend_module_ops(int abi_version)
 {
     (void)abi_version; // the core compares ops.abi_version and reports a mismatch
-    pthread_once(&g_ops_once, fill_ops);
-    return &g_ops;
+    return rb_gpu_module_ops("opencl", ocl_create, ocl_probe);
 }

@@ -360,6 +360,13 @@ for s in stack pyramid; do
         fail "$s.yaml gives state hash '$hf', the built-in $s '$hb'"; fi
 done
 
+# `rubble check` of a backend against itself: every difference is exactly 0, orientations included
+# (measured in double, so equal quaternions give 0, not float rounding).
+rb check --scene "$SCENE_DIR/demo.yaml" --steps 20 --backends cpu,cpu --threads 1
+expect_status 0 "check cpu,cpu"
+out_has 'orientation difference, rad +0  ' "check cpu,cpu: orientation difference exactly 0"
+out_has 'position difference, m +0  ' "check cpu,cpu: position difference exactly 0"
+
 echo
 if [ "$failures" -ne 0 ]; then
     echo "$failures of $checks checks failed"

@@ -301,13 +301,14 @@ int cmd_check(int argc, char **argv)
         if (d > dp)
             dp = d, worst = i;
         // angle of the relative rotation conj(qa) qb; atan2 stays accurate near 0, where acos does not
-        // (in double: products of floats are exact there, so equal orientations give exactly 0)
+        // (in double, where products of floats are exact, and in pairs that cancel exactly when the
+        // orientations are equal: then the difference is exactly 0)
         double aw = sa.xf[i].q.w, ax = sa.xf[i].q.x, ay = sa.xf[i].q.y, az = sa.xf[i].q.z;
         double bw = sb.xf[i].q.w, bx = sb.xf[i].q.x, by = sb.xf[i].q.y, bz = sb.xf[i].q.z;
         double rw = aw * bw + ax * bx + ay * by + az * bz;
-        double rx = aw * bx - ax * bw - ay * bz + az * by;
-        double ry = aw * by + ax * bz - ay * bw - az * bx;
-        double rz = aw * bz - ax * by + ay * bx - az * bw;
+        double rx = (aw * bx - ax * bw) + (az * by - ay * bz);
+        double ry = (aw * by - ay * bw) + (ax * bz - az * bx);
+        double rz = (aw * bz - az * bw) + (ay * bx - ax * by);
         dq = fmax(dq, 2.0 * atan2(sqrt(rx * rx + ry * ry + rz * rz), fabs(rw)));
     }
     printf("after %d steps (%d bodies), largest differences:\n", o.common.steps, sa.n);

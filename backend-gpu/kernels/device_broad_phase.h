@@ -46,6 +46,15 @@ RB_FN int rb_bp_may_pair(int a, int b, RB_GLOBAL const int *shape_body, RB_GLOBA
     return dynamic && awake && (filter[2 * a] & filter[2 * b + 1]) != 0 && (filter[2 * b] & filter[2 * a + 1]) != 0;
 }
 
+// Pairs are stored with the lower shape slot first.
+RB_FN void rb_bp_write_pair(RB_GLOBAL rb_pair *pairs, int at, int a, int b)
+{
+    rb_pair p;
+    p.shape_a = rb_mini(a, b);
+    p.shape_b = rb_maxi(a, b);
+    pairs[at] = p;
+}
+
 RB_KERNEL void rb_bp_classify(int ns, float inv_cell, RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
                              RB_GLOBAL const uint *flags, RB_GLOBAL const rb_float4 *aabb_lo,
                              RB_GLOBAL const rb_float4 *aabb_hi, RB_GLOBAL int *role, RB_GLOBAL int4 *cell_lo,
@@ -143,12 +152,8 @@ RB_KERNEL void rb_bp_grid_pairs(int ne, int write, RB_GLOBAL const uint *keys, R
         if (!rb_bp_overlap(aabb_lo[a], aabb_hi[a], aabb_lo[b], aabb_hi[b]) ||
             !rb_bp_may_pair(a, b, shape_body, flags, filter))
             continue;
-        if (write) {
-            rb_pair p;
-            p.shape_a = rb_mini(a, b);
-            p.shape_b = rb_maxi(a, b);
-            pairs[at + n] = p;
-        }
+        if (write)
+            rb_bp_write_pair(pairs, at + n, a, b);
         ++n;
     }
     if (!write)
@@ -183,12 +188,8 @@ RB_KERNEL void rb_bp_special_pairs(int ns, int nspecial, int write, RB_GLOBAL co
             }
             if (!hit || !rb_bp_may_pair(i, j, shape_body, flags, filter))
                 continue;
-            if (write) {
-                rb_pair p;
-                p.shape_a = rb_mini(i, j);
-                p.shape_b = rb_maxi(i, j);
-                pairs[at + n] = p;
-            }
+            if (write)
+                rb_bp_write_pair(pairs, at + n, i, j);
             ++n;
         }
     }

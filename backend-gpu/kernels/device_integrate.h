@@ -1,6 +1,17 @@
 // integrate_velocities and integrate_positions (backend-cpu/integrate.c), and update_sleep
 // (backend-cpu/islands.c).
 
+// A body whose state stopped being finite is stopped and frozen (left out until the application
+// resets it), and reported through `frozen`.
+RB_FN void rb_freeze_body(int b, uint f, RB_GLOBAL uint *flags, RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang,
+                          RB_GLOBAL int *frozen)
+{
+    lin[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+    ang[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+    flags[b] = (f | RB_BODY_FROZEN) & ~RB_BODY_AWAKE;
+    frozen[b] = 1;
+}
+
 // Forces act for the whole step: they are consumed (zeroed) at its last substep.
 RB_KERNEL void rb_integrate_velocities(int nb, rb_float4 gravity4, float h, int last_substep, RB_GLOBAL uint *flags,
                                       RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang,
@@ -28,10 +39,7 @@ RB_KERNEL void rb_integrate_velocities(int nb, rb_float4 gravity4, float h, int 
     rb_integrate_velocity(&v, &w, rb_xyz(gravity4), inv_diag[b].w, inv_inertia_world[b], inertia, rot[b], fo, to,
                           params[b], h);
     if (!rb_is_finite3(v) || !rb_is_finite3(w)) {
-        lin[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-        ang[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-        flags[b] = (f | RB_BODY_FROZEN) & ~RB_BODY_AWAKE;
-        frozen[b] = 1;
+        rb_freeze_body(b, f, flags, lin, ang, frozen);
         return;
     }
     lin[b] = rb_f4_from3(v, 0.0f);
@@ -67,10 +75,7 @@ RB_KERNEL void rb_integrate_positions(int nb, float h, RB_GLOBAL uint *flags, RB
     int finite = rb_is_finite3(new_pos) && rb_is_finite3(v) && rb_is_finite3(w) &&
                  rb_is_finite3(rb_f3(new_q.x, new_q.y, new_q.z)) && (new_q.w - new_q.w) == 0.0f;
     if (!finite) {
-        lin[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-        ang[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-        flags[b] = (f | RB_BODY_FROZEN) & ~RB_BODY_AWAKE;
-        frozen[b] = 1;
+        rb_freeze_body(b, f, flags, lin, ang, frozen);
         return;
     }
     pos[b] = rb_f4_from3(new_pos, 0.0f);
