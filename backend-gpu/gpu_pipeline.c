@@ -1,4 +1,4 @@
-// The kernel set on the device: each function launches the kernels of one phase (kernels/device_*.h).
+// The kernel set on the device: each function launches the kernels of one phase (kernels/device_*.h). The
 // host reads back only the totals that size the next launches (a few ints per phase, RB_CNT_*), the
 // colour starts, and what the application asks for (bodies, pairs, contacts).
 #include <stdint.h>

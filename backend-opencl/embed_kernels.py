@@ -4,7 +4,7 @@
 usage: embed_kernels.py MAIN.cl OUTPUT.c INCLUDE_DIR...
 
 Reads MAIN.cl and inlines every `#include "name"` it meets (searched next to the including file,
-then in each INCLUDE_DIR: backend-opencl/kernels/ and core/kernels/), each file once, with #line
+then in each INCLUDE_DIR: backend-opencl/kernels/, backend-gpu/kernels/ and core/kernels/), each file once, with #line
 markers so that a build log names the original file and line. The result is one C string,
 rb_opencl_program_source. The physics headers of core/kernels/ are read from their one place in the
 tree; nothing is copied into the repository.
