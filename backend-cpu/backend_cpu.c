@@ -124,6 +124,7 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->seq);
     free(c->seq_manifold);
     free(c->seq_heap_pos);
+    free(c->seq_two_way);
     free(c->seq_epoch);
     free(c->seq_part);
     free(c->body_contact_start);
@@ -135,6 +136,8 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->body_epoch);
     free(c->body_disp);
     free(c->body_moved);
+    free(c->step_start_pos);
+    free(c->step_start_rot);
     free(c->body_frozen);
     free(c->gravity_contacts);
     free(c->gravity_contacts_prev);

@@ -66,6 +66,7 @@ static int reserve_contacts(rb_cpu_ctx *c, int n)
     GROW(seq)
     GROW(seq_manifold)
     GROW(seq_heap_pos)
+    GROW(seq_two_way)
     GROW(seq_epoch)
     GROW(seq_part)
 #undef GROW
@@ -82,19 +83,23 @@ static int root(int *parent, int x)
     return x;
 }
 
-// The separating speed owed to a contact whose approach at `impact` m/s a speculative stop carried over
-// from the last substep (0: none). Semi-implicit Euler conserves v^2/2 + a y - a h v/2 in free flight,
-// not the energy, so a launch at w climbs as if at w + a h/2 and the fall arrived a h/2 slow: the speed
-// that gives the continuous rebound height e^2 H is e c - (1 - e) a h / 2 (a: gravity along the
-// normal, when one body is fixed; without the term, e = 0.25 from 2 m rebounds 2.6% high at 180 Hz).
-static float bounce_speed(const rb_seq_contact *q, float impact, const rb_step_params *p)
+// The velocity gravity adds towards the surface of contact q in one substep: a moving body on a fixed
+// one (0 between two moving bodies, or if gravity pulls the body away).
+static float gravity_dv(const rb_seq_contact *q, const rb_step_params *p)
+{
+    float gn = rb_dot(p->gravity, q->normal);
+    float a = q->fixed_a && !q->fixed_b ? -gn : (q->fixed_b && !q->fixed_a ? gn : 0.0f);
+    return rb_maxf(a, 0.0f) * p->dt;
+}
+
+// The separating speed owed to a contact whose approach at `impact` m/s (the speed at the surface) a
+// speculative stop carried over from the last substep (0: none): rb_seq_launch_speed_q, which gives
+// the rebound height e^2 H of the continuous bounce.
+static float bounce_speed(const rb_seq_contact *q, float impact)
 {
     if (!(impact > 0.0f) || q->cor == 0.0f)
         return 0.0f;
-    float gn = rb_dot(p->gravity, q->normal);
-    float a = q->fixed_a && !q->fixed_b ? -gn : (q->fixed_b && !q->fixed_a ? gn : 0.0f);
-    float w = q->cor * impact - (1.0f - q->cor) * 0.5f * rb_maxf(a, 0.0f) * p->dt;
-    return rb_maxf(w, 0.0f);
+    return rb_maxf(rb_seq_launch_speed_q(q->cor, impact * impact, q->gravity_dv), 0.0f);
 }
 
 // Contacts from the manifolds, in manifold order (canonical, so the result does not depend on threads).
@@ -136,13 +141,15 @@ static void fill_contacts(rb_cpu_ctx *c, const rb_step_params *p)
             q->impulse = rb_scale(q->normal, q->normal_impulse);
             q->target = 0.0f;
             q->allowed = 0.0f; // set by the solver from the corrected separation
-            q->bounce = bounce_speed(q, m->carried_impact[j], p);
+            q->gravity_dv = gravity_dv(q, p);
+            q->bounce = bounce_speed(q, m->carried_impact[j]);
             q->stopped = 0.0f;
             q->slip = 0.0f;
             q->sliding = 0;
             q->slide_mu = 0.0f;
             c->seq_manifold[k] = i;
             c->seq_heap_pos[k] = -1;
+            c->seq_two_way[k] = 0;
             c->seq_epoch[k] = 0;
         }
     }

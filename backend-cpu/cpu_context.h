@@ -93,6 +93,7 @@ typedef struct rb_cpu_ctx {
     int seq_count, seq_cap;
     int *seq_manifold;            // manifold of each contact
     int *seq_heap_pos;            // position in its batch's closing container, -1 = not in it
+    uint8_t *seq_two_way;         // shock propagation: a frozen body keeps its mass in this contact
     int *seq_epoch;               // penetration correction: contact already in the affected list
     int *seq_part;                // part of a split batch (-1: seam contact)
     int seq_body_cap;             // capacity of the body_* arrays below
@@ -120,6 +121,8 @@ typedef struct rb_cpu_ctx {
     int seq_unresolved;           // contacts still closing after the resolution
     int seq_uncorrected;          // contacts still penetrating after the correction
 
+    rb_float4 *step_start_pos, *step_start_rot; // poses at the start of the step (integrate.c)
+    int step_start_pos_cap, step_start_rot_cap;
     int frozen_last_step;
     int awake_bodies;
 

@@ -19,6 +19,22 @@ void rb_seq_wake_unsupported(rb_cpu_ctx *c)
     }
 }
 
+// A body whose state went non-finite goes back to its pose at the start of the step (the API's
+// promise): with substeps, or with the sequential solver's order (positions move first), it may have
+// moved since. The pose is saved by the first substep's integrate_positions; before that (the batched
+// solver's first velocity update) nothing has moved.
+static void freeze_body(rb_cpu_ctx *c, int b, uint32_t f, int pose_saved)
+{
+    rb_scene *s = c->scene;
+    if (pose_saved) {
+        s->body_pos[b] = c->step_start_pos[b];
+        s->body_rot[b] = c->step_start_rot[b];
+    }
+    s->body_lin_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+    s->body_ang_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+    s->body_flags[b] = (f | RB_BODY_FROZEN) & ~RB_BODY_AWAKE;
+}
+
 rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params *p)
 {
     rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
@@ -33,6 +49,7 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
     // (1 - damping) of g, so resting piles stop accumulating gravity the solver must take out again
     float damp_thr2 = sequential ? p->seq.gravity_damping_threshold * p->seq.gravity_damping_threshold : -1.0f;
     float damped = 1.0f - p->seq.gravity_damping;
+    int pose_saved = sequential || p->substep > 0;
 #pragma omp parallel for schedule(static) num_threads(c->threads) reduction(+ : frozen)
     for (int b = 0; b < n; ++b) {
         uint32_t f = s->body_flags[b];
@@ -52,9 +69,7 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
                               h);
         if (!rb_is_finite3(v) || !rb_is_finite3(w)) {
             // caught before the solver, so the non-finite state never reaches the neighbours
-            s->body_lin_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-            s->body_ang_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-            s->body_flags[b] = (f | RB_BODY_FROZEN) & ~RB_BODY_AWAKE;
+            freeze_body(c, b, f, pose_saved);
             ++frozen;
             continue;
         }
@@ -72,9 +87,18 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
     int n = s->body_slots;
     float h = p->dt;
     int frozen = 0;
+    // the poses at the start of the step, for a body whose state goes non-finite (freeze_body)
+    int save = p->substep == 0;
+    if (save && (!rb_cpu_reserve((void **)&c->step_start_pos, &c->step_start_pos_cap, n, sizeof *c->step_start_pos) ||
+                 !rb_cpu_reserve((void **)&c->step_start_rot, &c->step_start_rot_cap, n, sizeof *c->step_start_rot)))
+        return RB_ERR_OUT_OF_MEMORY;
 #pragma omp parallel for schedule(static) num_threads(c->threads) reduction(+ : frozen)
     for (int b = 0; b < n; ++b) {
         uint32_t f = s->body_flags[b];
+        if (save) {
+            c->step_start_pos[b] = s->body_pos[b];
+            c->step_start_rot[b] = s->body_rot[b];
+        }
         if ((f & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T || !(f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN) ||
             !(f & RB_BODY_ALIVE))
             continue;
@@ -93,10 +117,8 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
         int finite = rb_is_finite3(new_pos) && rb_is_finite3(v) && rb_is_finite3(w) &&
                      rb_is_finite3(rb_f3(new_q.x, new_q.y, new_q.z)) && (new_q.w - new_q.w) == 0.0f;
         if (!finite) {
-            // keep the last finite pose, stop the body, and take it out of the simulation
-            s->body_lin_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-            s->body_ang_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-            s->body_flags[b] = (f | RB_BODY_FROZEN) & ~RB_BODY_AWAKE;
+            // back to the step's first pose, stop the body, and take it out of the simulation
+            freeze_body(c, b, f, 1);
             ++frozen;
             continue;
         }

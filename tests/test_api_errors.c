@@ -55,12 +55,14 @@ typedef struct fixture {
     rb_shape_id box_shape;
 } fixture;
 
-static int setup(void **state)
+static int setup_with(void **state, rb_solver solver, int substeps)
 {
     unsetenv("RUBBLE_BACKEND");
     fixture *f = calloc(1, sizeof *f);
     rb_world_def def = rb_default_world_def();
     def.backend = RB_BACKEND_CPU;
+    def.solver = solver;
+    def.substeps = substeps;
     assert_int_equal(rb_create_world(&def, &f->world), RB_OK);
     rb_body_def bd = rb_default_body_def();
     rb_shape_def sd = rb_default_shape_def();
@@ -81,6 +83,23 @@ static int setup(void **state)
         assert_int_equal(rb_world_step(f->world), RB_OK);
     *state = f;
     return 0;
+}
+
+static int setup(void **state)
+{
+    return setup_with(state, RB_SOLVER_DEFAULT, 0);
+}
+
+// the non-finite guard with substeps (the body moves in the first ones) and with the sequential
+// solver (positions move before the velocity update): either way back to the pose before the step
+static int setup_substeps(void **state)
+{
+    return setup_with(state, RB_SOLVER_BATCHED, 3);
+}
+
+static int setup_sequential(void **state)
+{
+    return setup_with(state, RB_SOLVER_SEQUENTIAL, 0);
 }
 
 static int teardown(void **state)
@@ -490,6 +509,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bulk_access_checks_the_whole_range_first, setup, teardown),
         cmocka_unit_test_setup_teardown(test_contact_range_is_checked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_non_finite_body_is_frozen_and_neighbours_are_unaffected, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_non_finite_body_is_frozen_and_neighbours_are_unaffected, setup_substeps,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_non_finite_body_is_frozen_and_neighbours_are_unaffected, setup_sequential,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_null_outputs_are_rejected, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,7 +33,10 @@ typedef struct rb_seq_contact {
     float target;           // normal velocity the last resolution aimed at: 0, or the bounce speed
     float bounce;           // separating speed still owed from an impact a speculative stop carried over
                             // from the last substep (cor x impact speed; 0: none), see rb_seq_resolve
-    float stopped;          // impact speed of an approach this speculative contact stopped (0: none)
+    float stopped;          // impact speed of an approach this speculative contact stopped: the speed the
+                            // fall would have reached at the surface (0: none); see rb_seq_launch_speed_q
+    float gravity_dv;       // velocity gravity adds towards the surface in one substep (a body on a fixed
+                            // one; 0 between two moving bodies)
     float normal_impulse;   // normal impulse accumulated this step (>= 0)
     float friction1, friction2; // friction impulse accumulated this step, along t1 and t2
     rb_float3 impulse;      // total impulse applied this step (on B; A got the opposite)
@@ -182,6 +185,20 @@ RB_FN void rb_seq_pull_back(rb_seq_contact *c, rb_seq_body *a, rb_seq_body *b)
 // |j_t| <= mu_s j_0; otherwise kinetic friction: the tangential impulse keeps the direction of the
 // sticking impulse, scaled so |j_t| = mu_k j_0 with the normal outcome still met (eqs. 3.5.7-3.5.8).
 // Returns the impulse applied to B (A gets the opposite).
+// The launch speed of a bounce with restitution e from an impact at speed c at the surface, for the
+// sequential solver's order of integration (positions move first, with the last velocity; then gravity
+// adds g_dv = a h). That order conserves Q = v^2/2 + a y + a h v/2 in free flight, so the contact
+// gives back e^2 of the fall's Q: w^2 + g_dv w = e^2 (c^2 - g_dv c), the impact measured after this
+// substep's gravity. (Launching at e c instead, an elastic ball gained 1.5% of its height per bounce at
+// 180 Hz, 3.6% at 60 Hz.) For an impact carried from a speculative stop, c^2 - g_dv c is computed
+// when the stop happens, with the gap still to go, and carried as its square root (the speed the
+// fall would have reached at the surface, `stopped`).
+RB_FN float rb_seq_launch_speed_q(float e, float q2, float g_dv)
+{
+    // q2: the fall's v^2 + g_dv v at the surface (2 Q there)
+    return rb_sqrtf(0.25f * g_dv * g_dv + e * e * rb_maxf(q2, 0.0f)) - 0.5f * g_dv;
+}
+
 RB_FN rb_float3 rb_seq_resolve(rb_seq_contact *c, float restitution_threshold, rb_seq_body *a, rb_seq_body *b)
 {
     rb_float3 u = rb_seq_relative_velocity(c, a, b);
@@ -192,14 +209,17 @@ RB_FN rb_float3 rb_seq_resolve(rb_seq_contact *c, float restitution_threshold, r
         // bounce waits for the touch (else a fast body rebounds up to h v early, from thin air): the
         // impact speed is carried to the next substep, where the touching contact owes cor x that
         rest = -c->allowed;
-        if (th0 < rest && -th0 > restitution_threshold && c->cor > 0.0f)
-            c->stopped = rb_maxf(c->stopped, -th0);
+        if (th0 < rest && -th0 > restitution_threshold && c->cor > 0.0f) {
+            // the fall's invariant at the surface: c^2 - g_dv c, plus 2 a gap = 2 g_dv allowed still to fall
+            float q2 = th0 * th0 + c->gravity_dv * th0 + 2.0f * c->gravity_dv * c->allowed;
+            c->stopped = rb_maxf(c->stopped, rb_sqrtf(rb_maxf(q2, 0.0f)));
+        }
     } else if (c->bounce > 0.0f) {
         rest = c->bounce;
         c->bounce = 0.0f;
     } else {
         float e = th0 > -restitution_threshold ? 0.0f : c->cor;
-        rest = -e * th0;
+        rest = e > 0.0f ? rb_seq_launch_speed_q(e, th0 * th0 + c->gravity_dv * th0, c->gravity_dv) : 0.0f;
     }
     rb_float3 want = rb_f3(rest - th0, -th1, -th2);
     rb_float3 j = rb_mat3_mulv(c->k_inv, want);
