@@ -439,7 +439,8 @@ typedef struct rb_contact {
     rb_vec3 point;            ///< world, midway between the two surfaces
     rb_vec3 normal;           ///< unit, points from A to B
     float depth;              ///< m, > 0 when penetrating; negative for a speculative (not yet touching) point
-    float normal_impulse;     ///< N·s applied along the normal in the last step
+    float normal_impulse;     ///< N·s applied along the normal in the last substep (sequential solver: a slow
+                              ///< resting body carries 1 - gravity_damping of its weight, docs/solver-sequential.md)
     rb_vec3 friction_impulse; ///< N·s of friction applied to B in the last step (A got the opposite), world frame
 } rb_contact;
 
