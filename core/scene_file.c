@@ -107,6 +107,9 @@ typedef struct plan {
     plan_generator *generators;
     int generator_count;
     long long total_bodies;
+    rb_world_event *events; // time relative to the load; in file order
+    int event_count;
+    const yaml_node_t *events_at;
 } plan;
 
 static void plan_free(plan *p)
@@ -115,6 +118,7 @@ static void plan_free(plan *p)
     free(p->bodies);
     free(p->shapes);
     free(p->generators);
+    free(p->events);
 }
 
 static bool out_of_memory(sf_reader *r, const yaml_node_t *at, const char *what)
@@ -137,7 +141,8 @@ static const char *const DAMPING_KEYS[] = {"linear", "angular", NULL};
 static const char *const BODY_KEYS[] = {"name", "type", "position", "rotation", "velocity", "angular_velocity",
                                         "mass", "damping", "gravity_scale", "sleep", "awake", "shapes", NULL};
 static const char *const GENERATOR_KEYS[] = {"grid", "pyramid", "pen", "ground", NULL};
-static const char *const GRID_KEYS[] = {"shape", "count", "spacing", "center", "jitter", "random_rotation", "type",
+static const char *const GRID_KEYS[] = {"shape", "count", "spacing", "center", "jitter", "velocity_jitter",
+                                        "random_rotation", "type",
                                         "mass", NULL};
 static const char *const PYRAMID_KEYS[] = {"shape", "base", "center", "type", "mass", NULL};
 static const char *const PEN_KEYS[] = {"half_width", "height", "thickness", "floor", "material", "friction",
@@ -147,7 +152,8 @@ static const char *const GROUND_KEYS[] = {"height", "material", "friction", "sta
 static const char *const WORLD_KEYS[] = {"gravity", "time_step", "substeps", "iterations", "position_iterations",
                                          "solver", "sleep", "sequential", NULL};
 static const char *const TOP_KEYS[] = {"rubble-scene", "description", "seed", "world", "materials", "bodies",
-                                       "generators", NULL};
+                                       "generators", "events", NULL};
+static const char *const EVENT_KEYS[] = {"time", "gravity", NULL};
 
 // A value that must be > 0 when given (a body mass; 0 would silently mean "from densities").
 static bool opt_positive(sf_reader *r, const yaml_node_t *map, const char *key, const char *context, float *out,
@@ -468,6 +474,35 @@ static bool read_bodies(sf_reader *r, plan *p, const yaml_node_t *node)
     return true;
 }
 
+// events: a list of {time, gravity}: from `time` seconds after the load, gravity is `gravity`.
+static bool read_events(sf_reader *r, plan *p, const yaml_node_t *node)
+{
+    int n = sf_sequence(r, node, "events");
+    if (n <= 0)
+        return n == 0;
+    if (n > 10000)
+        return sf_fail(r, RB_ERR_CAPACITY, node, "%d events, more than the limit of 10000", n);
+    p->events = calloc((size_t)n, sizeof *p->events);
+    if (!p->events)
+        return out_of_memory(r, node, "events");
+    for (int i = 0; i < n; ++i) {
+        yaml_node_t *e = sf_item(r, node, i);
+        float t;
+        if (!sf_mapping(r, e, "an event", EVENT_KEYS) || !sf_req_float(r, e, "time", "event", &t))
+            return false;
+        if (!(t >= 0.0f && t <= 1e9f))
+            return sf_fail(r, RB_ERR_INVALID_ARGUMENT, sf_get(r, e, "time"),
+                           "event time must be in [0, 1e9] s after the load, got %g", t);
+        yaml_node_t *g = sf_require(r, e, "gravity", "event");
+        if (!g || !sf_vec3(r, g, "event gravity", &p->events[i].gravity))
+            return false;
+        p->events[i].time = t;
+    }
+    p->event_count = n;
+    p->events_at = node;
+    return true;
+}
+
 // Adds a generator's body count to the total; refuses before anything is created.
 static bool count_bodies(sf_reader *r, plan *p, const yaml_node_t *at, const char *what, double n)
 {
@@ -523,6 +558,7 @@ static bool read_grid(sf_reader *r, plan *p, const yaml_node_t *node, rb_grid_sp
     yaml_node_t *spacing = sf_require(r, node, "spacing", "grid");
     if (!spacing || !sf_vec3(r, spacing, "grid spacing", &g->spacing) ||
         !sf_opt_vec3(r, node, "center", "grid", &g->center) || !sf_opt_vec3(r, node, "jitter", "grid", &g->jitter) ||
+        !sf_opt_vec3(r, node, "velocity_jitter", "grid", &g->velocity_jitter) ||
         !sf_opt_bool(r, node, "random_rotation", "grid", &g->random_rotation) ||
         !body_type(r, node, "grid", &g->body_type) ||
         !opt_positive(r, node, "mass", "grid", &g->mass, "; leave 'mass' out to take it from the shape density"))
@@ -531,6 +567,10 @@ static bool read_grid(sf_reader *r, plan *p, const yaml_node_t *node, rb_grid_sp
         return sf_fail(r, RB_ERR_INVALID_ARGUMENT, sf_get(r, node, "jitter"),
                        "grid jitter must be >= 0 in each axis, got [%g, %g, %g]", g->jitter.x, g->jitter.y,
                        g->jitter.z);
+    rb_vec3 vj = g->velocity_jitter;
+    if (!(vj.x >= 0.0f && vj.y >= 0.0f && vj.z >= 0.0f && vj.x <= 1e6f && vj.y <= 1e6f && vj.z <= 1e6f))
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, sf_get(r, node, "velocity_jitter"),
+                       "grid velocity_jitter must be in [0, 1e6] m/s in each axis, got [%g, %g, %g]", vj.x, vj.y, vj.z);
     return true;
 }
 
@@ -734,6 +774,8 @@ static bool make_plan(sf_reader *r, plan *p)
         return false;
     if ((v = sf_get(r, root, "generators")) && !read_generators(r, p, v))
         return false;
+    if ((v = sf_get(r, root, "events")) && !read_events(r, p, v))
+        return false;
     return true;
 }
 
@@ -844,10 +886,27 @@ static bool apply_plan(sf_reader *r, rb_world *w, rb_world_id wid, const plan *p
     for (int i = 0; i < p->generator_count; ++i)
         if (!run_generator(r, wid, &p->generators[i], &rng, created))
             return false;
+    // the events are scheduled before the last step that can fail, so that nothing needs undoing
+    // after it; they go after the world's pending ones with the same time (stable order)
+    if (p->event_count > 0) {
+        rb_world_event *all = realloc(w->events, sizeof *all * (size_t)(w->event_count + p->event_count));
+        if (!all)
+            return out_of_memory(r, p->events_at, "events");
+        w->events = all;
+    }
     // last, because switching sleep off wakes every body and cannot be undone exactly
     rb_status s;
     if (p->sleep_at && (s = rb_world_enable_sleep(wid, p->sleep)) != RB_OK)
         return api_failed(r, s, p->sleep_at, "world sleep: ");
+    for (int i = 0; i < p->event_count; ++i) {
+        rb_world_event e = {w->time + p->events[i].time, p->events[i].gravity};
+        int at = w->event_count++;
+        while (at > 0 && w->events[at - 1].time > e.time) {
+            w->events[at] = w->events[at - 1];
+            --at;
+        }
+        w->events[at] = e;
+    }
     return true;
 }
 

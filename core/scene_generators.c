@@ -92,6 +92,10 @@ rb_status rb_generate_grid(rb_world_id w, const rb_grid_spec *g, rb_lcg *rng, rb
     if (!(g->jitter.x >= 0.0f && g->jitter.y >= 0.0f && g->jitter.z >= 0.0f))
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "grid jitter must be >= 0, got (%g, %g, %g)", g->jitter.x,
                               g->jitter.y, g->jitter.z);
+    rb_vec3 vj = g->velocity_jitter;
+    if (!(vj.x >= 0.0f && vj.y >= 0.0f && vj.z >= 0.0f && vj.x <= 1e6f && vj.y <= 1e6f && vj.z <= 1e6f))
+        return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "grid velocity_jitter must be in [0, 1e6] m/s, got (%g, %g, %g)",
+                              vj.x, vj.y, vj.z);
     rb_status s = check_count((long long)g->count[0] * g->count[1] * g->count[2], "grid");
     if (s != RB_OK)
         return s;
@@ -124,6 +128,13 @@ rb_status rb_generate_grid(rb_world_id w, const rb_grid_spec *g, rb_lcg *rng, rb
                                                  (float)cos(0.5 * angle)};
                     }
                 }
+                def.linear_velocity = (rb_vec3){0.0f, 0.0f, 0.0f};
+                if (vj.x > 0.0f)
+                    def.linear_velocity.x = (float)((2.0 * rb_lcg_next(rng) - 1.0) * vj.x);
+                if (vj.y > 0.0f)
+                    def.linear_velocity.y = (float)((2.0 * rb_lcg_next(rng) - 1.0) * vj.y);
+                if (vj.z > 0.0f)
+                    def.linear_velocity.z = (float)((2.0 * rb_lcg_next(rng) - 1.0) * vj.z);
                 if ((s = rb_generate_body(w, &def, &g->shape, created)) != RB_OK)
                     return s;
             }

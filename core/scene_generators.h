@@ -38,12 +38,14 @@ typedef struct rb_gen_shape {
 // (ix, iy, iz): x = center.x + (ix - (nx-1)/2) sx + jx, y = center.y + iy sy + jy,
 // z = center.z + (iz - (nz-1)/2) sz + jz. For each body, in order: one draw per jitter axis whose
 // amplitude is > 0 (x, then y, then z; j = (2u - 1) amplitude), then, if random_rotation, three draws
-// for the axis (2u - 1 each, x, y, z, normalised) and one for the angle (pi u).
+// for the axis (2u - 1 each, x, y, z, normalised) and one for the angle (pi u), then one draw per
+// velocity_jitter axis whose amplitude is > 0 (the initial linear velocity, (2u - 1) amplitude).
 typedef struct rb_grid_spec {
     int count[3];
     rb_vec3 spacing;
     rb_vec3 center;
     rb_vec3 jitter;
+    rb_vec3 velocity_jitter; // m/s
     bool random_rotation;
     rb_body_type body_type;
     float mass;          // body mass, 0 = from density

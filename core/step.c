@@ -134,6 +134,21 @@ rb_status rb_world_step(rb_world_id id)
     memset(&prof, 0, sizeof prof);
     double t_start = now_ms();
 
+    // scheduled gravity changes that are due (a scene file's events); they wake every body, which
+    // would otherwise sleep on under the new gravity
+    int due = 0;
+    while (due < w->event_count && w->events[due].time <= w->time + 0.5 * w->settings.time_step)
+        ++due;
+    if (due > 0) {
+        if ((s = rb_sync_from_backend(w)) != RB_OK || (s = rb_world_set_gravity(id, w->events[due - 1].gravity)) != RB_OK)
+            return s;
+        w->event_count -= due;
+        memmove(w->events, w->events + due, sizeof *w->events * (size_t)w->event_count);
+        for (int b = 0; b < w->scene.body_slots; ++b)
+            if (w->scene.body_flags[b] & RB_BODY_ALIVE)
+                rb_wake_body(w, b);
+    }
+
     if (w->scene.dirty && w->ops->upload) {
         double t0 = now_ms();
         s = w->ops->upload(w->backend);
@@ -160,6 +175,7 @@ rb_status rb_world_step(rb_world_id id)
             shock_batches += sub.shock_batches;
         }
     }
+    w->time += w->settings.time_step;
     rb_scene_clear_dirty(&w->scene);
     w->host_stale = w->ops->download != NULL;
     w->contacts_stale = false;

@@ -205,6 +205,7 @@ static void free_world_memory(rb_world *w)
     free(w->shape_user_data);
     free(w->shape_next);
     free(w->shape_free);
+    free(w->events);
 }
 
 rb_status rb_create_world(const rb_world_def *def, rb_world_id *out)

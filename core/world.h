@@ -17,6 +17,13 @@
 // Values of rb_*_def.internal_value: proves the def came from rb_default_*_def().
 #define RB_DEF_COOKIE 0x52424c45u
 
+// A change of gravity that a scene file scheduled (`events:`, docs/scene-format.md): the first step that
+// starts at or after `time` (half a step's rounding allowed) runs under the new gravity.
+typedef struct rb_world_event {
+    double time;             // s of simulated time since the world was created
+    rb_vec3 gravity;
+} rb_world_event;
+
 typedef struct rb_world {
     bool in_use;
     uint16_t generation;
@@ -52,6 +59,10 @@ typedef struct rb_world {
 
     bool host_stale;         // a device backend holds newer state than the scene (download before use)
     bool contacts_stale;     // a body or shape was destroyed since the last step: its contacts are gone
+
+    double time;             // s simulated so far (sum of the time steps taken)
+    rb_world_event *events;  // pending, in time order
+    int event_count;
 
     rb_profile profile;
     rb_counters counters;

@@ -554,6 +554,73 @@ static void test_generators_share_one_lcg_stream_in_file_order(void **state)
     rb_destroy_world(w);
 }
 
+static void test_velocity_jitter_draws_after_the_position_and_rotation(void **state)
+{
+    (void)state;
+    rb_world_id w = new_world();
+    // per body: x jitter, 4 rotation draws, then vx and vz (vy has amplitude 0: no draw)
+    load_ok(w, "rubble-scene: 1\n"
+               "seed: 9\n"
+               "world: {gravity: [0, 0, 0]}\n"
+               "generators:\n"
+               "  - grid: {count: [1, 1, 2], spacing: [1, 1, 1], jitter: [0.1, 0, 0], random_rotation: true,\n"
+               "           velocity_jitter: [2, 0, 0.5], shape: {sphere: {radius: 0.1}}}\n");
+    uint64_t s = 9;
+    for (int i = 0; i < 2; ++i) {
+        for (int k = 0; k < 5; ++k)
+            lcg_draw(&s);
+        double vx = (2.0 * lcg_draw(&s) - 1.0) * 2.0, vz = (2.0 * lcg_draw(&s) - 1.0) * 0.5;
+        rb_vec3 v;
+        assert_int_equal(rb_body_get_linear_velocity(body_at(w, i), &v), RB_OK);
+        assert_true(v.x == (float)vx);
+        assert_true(v.y == 0.0f);
+        assert_true(v.z == (float)vz);
+    }
+    // they move with it: zero gravity, nothing in the way
+    rb_vec3 p0, v0, p1;
+    assert_int_equal(rb_body_get_position(body_at(w, 0), &p0), RB_OK);
+    assert_int_equal(rb_body_get_linear_velocity(body_at(w, 0), &v0), RB_OK);
+    for (int k = 0; k < 60; ++k)
+        assert_int_equal(rb_world_step(w), RB_OK);
+    assert_int_equal(rb_body_get_position(body_at(w, 0), &p1), RB_OK);
+    assert_near(p1.x - p0.x, v0.x * 1.0, 1e-4);
+    rb_destroy_world(w);
+}
+
+static void test_event_switches_gravity_on_at_its_time_and_wakes_the_bodies(void **state)
+{
+    (void)state;
+    rb_world_id w = new_world();
+    // seed 001's zero-g cage: no gravity for 0.5 s, then g; the ball sleeps in the meantime
+    load_ok(w, "rubble-scene: 1\n"
+               "world: {gravity: [0, 0, 0], time_step: 0.02, sleep: true}\n"
+               "bodies:\n"
+               "  - {position: [0, 5, 0], shapes: [{sphere: {radius: 0.5}}]}\n"
+               "events:\n"
+               "  - {time: 0.5, gravity: [0, -10, 0]}\n");
+    rb_body_id b = body_at(w, 0);
+    for (int k = 0; k < 25; ++k) // t = 0 .. 0.48: the steps that start before 0.5 s
+        assert_int_equal(rb_world_step(w), RB_OK);
+    rb_vec3 p, g;
+    assert_int_equal(rb_body_get_position(b, &p), RB_OK);
+    assert_true(p.y == 5.0f);
+    bool awake = true;
+    assert_int_equal(rb_body_is_awake(b, &awake), RB_OK);
+    assert_false(awake); // asleep before the switch
+    assert_int_equal(rb_world_get_gravity(w, &g), RB_OK);
+    assert_true(g.y == 0.0f);
+    // the step that starts at 0.5 s runs under g and wakes the ball: 10 steps later it falls at
+    // 10 g h (semi-implicit Euler)
+    for (int k = 0; k < 10; ++k)
+        assert_int_equal(rb_world_step(w), RB_OK);
+    assert_int_equal(rb_world_get_gravity(w, &g), RB_OK);
+    assert_true(g.y == -10.0f);
+    rb_vec3 v;
+    assert_int_equal(rb_body_get_linear_velocity(b, &v), RB_OK);
+    assert_near(v.y, -10.0 * 10 * 0.02, 1e-4);
+    rb_destroy_world(w);
+}
+
 static void test_seed_defaults_to_1_and_changes_the_jitter(void **state)
 {
     (void)state;
@@ -705,6 +772,20 @@ static void test_wrong_types_say_what_was_expected_and_what_was_found(void **sta
                    "inline:5:9: unknown key 'radius' in shape");
     expect_failure(NULL, "rubble-scene: 1\nbodies:\n  - shapes: [{sphere: ~}]\n", RB_ERR_PARSE,
                    "inline:3:23: sphere: expected a mapping");
+}
+
+static void test_bad_events_and_velocity_jitter_are_rejected(void **state)
+{
+    (void)state;
+    expect_failure(NULL, "rubble-scene: 1\nevents:\n  - {time: -1, gravity: [0, -10, 0]}\n", RB_ERR_INVALID_ARGUMENT,
+                   "event time must be in [0, 1e9]");
+    expect_failure(NULL, "rubble-scene: 1\nevents:\n  - {time: 1}\n", RB_ERR_PARSE, "gravity");
+    expect_failure(NULL, "rubble-scene: 1\nevents:\n  - {time: 1, gravity: [0, -10, 0], wind: 3}\n", RB_ERR_PARSE,
+                   "wind");
+    expect_failure(NULL,
+                   "rubble-scene: 1\ngenerators:\n  - grid: {count: [1, 1, 1], spacing: [1, 1, 1],\n"
+                   "           velocity_jitter: [0, -1, 0], shape: {sphere: {radius: 0.1}}}\n",
+                   RB_ERR_INVALID_ARGUMENT, "velocity_jitter must be in [0, 1e6]");
 }
 
 static void test_negative_radius_is_rejected_at_its_shape(void **state)
@@ -887,6 +968,8 @@ int main(void)
         cmocka_unit_test(test_quaternion_rotation_is_taken_as_given),
         cmocka_unit_test(test_json_text_loads_like_the_same_yaml),
         cmocka_unit_test(test_generators_share_one_lcg_stream_in_file_order),
+        cmocka_unit_test(test_velocity_jitter_draws_after_the_position_and_rotation),
+        cmocka_unit_test(test_event_switches_gravity_on_at_its_time_and_wakes_the_bodies),
         cmocka_unit_test(test_seed_defaults_to_1_and_changes_the_jitter),
         cmocka_unit_test(test_listed_bodies_are_created_before_generators_wherever_the_keys_are),
         cmocka_unit_test(test_materials_may_come_after_the_shapes_that_name_them),
@@ -896,6 +979,7 @@ int main(void)
         cmocka_unit_test(test_bad_indentation_fails_with_its_line_and_column),
         cmocka_unit_test(test_unknown_key_names_the_key_its_place_and_the_keys_expected),
         cmocka_unit_test(test_wrong_types_say_what_was_expected_and_what_was_found),
+        cmocka_unit_test(test_bad_events_and_velocity_jitter_are_rejected),
         cmocka_unit_test(test_negative_radius_is_rejected_at_its_shape),
         cmocka_unit_test(test_nan_and_infinity_are_rejected_where_they_are_written),
         cmocka_unit_test(test_dynamic_body_with_density_0_and_no_mass_is_rejected),
