@@ -99,7 +99,7 @@ static float bounce_speed(const rb_seq_contact *q, float impact)
 {
     if (!(impact > 0.0f) || q->cor == 0.0f)
         return 0.0f;
-    return rb_maxf(rb_seq_launch_speed_q(q->cor, impact * impact, q->gravity_dv), 0.0f);
+    return rb_seq_launch_speed_q(q->cor, impact * impact, q->gravity_dv);
 }
 
 // Contacts from the manifolds, in manifold order (canonical, so the result does not depend on threads).

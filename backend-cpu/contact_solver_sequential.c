@@ -24,13 +24,21 @@
 
 #include "cpu_context.h"
 
-rb_seq_body rb_seq_load_body(const rb_cpu_ctx *c, int b)
+// Does body b have infinite mass in contact k: a fixed body, or one frozen by shock propagation,
+// except where contact k is two-way (a frozen body keeps its real mass there; see shock_propagation)?
+static int infinite_for(const rb_cpu_ctx *c, int k, int b)
+{
+    return rb_seq_is_fixed(c, b) || (c->body_frozen[b] && !c->seq_two_way[k]);
+}
+
+// Body b as contact k sees it.
+static rb_seq_body load_body(const rb_cpu_ctx *c, int k, int b)
 {
     const rb_scene *s = c->scene;
     rb_seq_body r;
     r.v = rb_xyz(s->body_lin_vel[b]);
     r.w = rb_xyz(s->body_ang_vel[b]);
-    if (rb_seq_is_fixed(c, b) || c->body_frozen[b]) {
+    if (infinite_for(c, k, b)) {
         r.inv_mass = 0.0f;
         r.inv_inertia = rb_mat3_zero();
     } else {
@@ -40,36 +48,18 @@ rb_seq_body rb_seq_load_body(const rb_cpu_ctx *c, int b)
     return r;
 }
 
-// Writes back a body that took an impulse; a sleeping body that takes one wakes up (wake rule 3).
-void rb_seq_store_body(rb_cpu_ctx *c, int b, const rb_seq_body *body)
+// Writes back a body that took an impulse through contact k; a sleeping body that takes one wakes up
+// (wake rule 3), except a frozen one in a two-way contact, which keeps its state (as it has since
+// two-way contacts came in; whether it should wake is an open question, docs/solver-sequential.md).
+static void store_body(rb_cpu_ctx *c, int k, int b, const rb_seq_body *body)
 {
-    if (rb_seq_is_fixed(c, b) || c->body_frozen[b])
+    if (infinite_for(c, k, b))
         return;
     rb_scene *s = c->scene;
     s->body_lin_vel[b] = rb_f4_from3(body->v, 0.0f);
     s->body_ang_vel[b] = rb_f4_from3(body->w, 0.0f);
-    s->body_flags[b] |= RB_BODY_AWAKE;
-}
-
-// A body as contact k sees it: a frozen body keeps its real mass in a two-way contact (see
-// shock_propagation).
-static rb_seq_body load_body_for(const rb_cpu_ctx *c, int k, int b)
-{
-    if (!c->seq_two_way[k] || !c->body_frozen[b])
-        return rb_seq_load_body(c, b);
-    rb_seq_body r = {rb_xyz(c->scene->body_lin_vel[b]), rb_xyz(c->scene->body_ang_vel[b]),
-                     c->scene->body_inv_inertia_diag[b].w, c->inv_inertia_world[b]};
-    return r;
-}
-
-static void store_body_for(rb_cpu_ctx *c, int k, int b, const rb_seq_body *body)
-{
-    if (!c->seq_two_way[k] || !c->body_frozen[b]) {
-        rb_seq_store_body(c, b, body);
-        return;
-    }
-    c->scene->body_lin_vel[b] = rb_f4_from3(body->v, 0.0f);
-    c->scene->body_ang_vel[b] = rb_f4_from3(body->w, 0.0f);
+    if (!c->body_frozen[b])
+        s->body_flags[b] |= RB_BODY_AWAKE;
 }
 
 // ---- the violated contacts: a lazy binary heap keyed by (priority, index), or an unsorted array for
@@ -235,15 +225,15 @@ static void prepare(rb_cpu_ctx *c, int k)
 {
     const rb_scene *s = c->scene;
     rb_seq_contact *q = &c->seq[k];
-    rb_seq_body a = load_body_for(c, k, q->body_a), b = load_body_for(c, k, q->body_b);
+    rb_seq_body a = load_body(c, k, q->body_a), b = load_body(c, k, q->body_b);
     rb_seq_prepare(q, rb_xyz(s->body_pos[q->body_a]), rb_xyz(s->body_pos[q->body_b]), &a, &b);
 }
 
 // Re-evaluates the group's contacts of body x after contact k changed its velocity.
 static void refresh_body(rb_cpu_ctx *c, closing_set *set, int k, int x, int stamp, float threshold)
 {
-    if (rb_seq_is_fixed(c, x) || (c->body_frozen[x] && !c->seq_two_way[k]))
-        return;
+    if (infinite_for(c, k, x))
+        return; // its velocity did not change
     for (int e = c->body_contact_start[x]; e < c->body_contact_start[x + 1]; ++e) {
         int t = c->body_contacts[e];
         if (c->seq_epoch[t] != stamp)
@@ -295,14 +285,14 @@ static int solve_group(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scratch *w
         if (k < 0)
             break;
         rb_seq_contact *q = &c->seq[k];
-        rb_seq_body a = load_body_for(c, k, q->body_a), b = load_body_for(c, k, q->body_b);
+        rb_seq_body a = load_body(c, k, q->body_a), b = load_body(c, k, q->body_b);
         float size;
         if (rb_seq_action(q, thr, &size) == RB_SEQ_PULL_BACK)
             rb_seq_pull_back(q, &a, &b);
         else
             rb_seq_resolve(q, p->seq.restitution_threshold, &a, &b);
-        store_body_for(c, k, q->body_a, &a);
-        store_body_for(c, k, q->body_b, &b);
+        store_body(c, k, q->body_a, &a);
+        store_body(c, k, q->body_b, &b);
         ++done;
         refresh_body(c, &set, k, q->body_a, stamp, thr);
         refresh_body(c, &set, k, q->body_b, stamp, thr);
@@ -341,8 +331,8 @@ static int rests_on(const rb_seq_contact *q, int x, rb_float3 gravity)
 // frozen neighbour and a wall, with normals far from opposite gravity, must "move out of the way" at
 // a speed the closing speed divided by the sine of the small angle between the normals: in pile:8,
 // spheres squeezed sideways were shot up at 150 m/s. Within 60 degrees, the escape speed is at most
-// tan 60 = 1.7 times the closing speed; flatter contacts with frozen bodies are left to the settle
-// pass, where every mass is restored and the squeeze pushes both ways.
+// tan 60 = 1.7 times the closing speed; in flatter contacts the frozen body keeps its real mass
+// (two-way), so the squeeze pushes both ways.
 static int supported_by(const rb_seq_contact *q, int x, rb_float3 gravity)
 {
     float g2 = rb_len_sq(gravity);
@@ -548,12 +538,12 @@ static void warm_start(rb_cpu_ctx *c, const rb_step_params *p)
         }
         rb_float3 ra = rb_sub(q->point, rb_xyz(s->body_pos[q->body_a]));
         rb_float3 rb = rb_sub(q->point, rb_xyz(s->body_pos[q->body_b]));
-        rb_seq_body a = rb_seq_load_body(c, q->body_a), b = rb_seq_load_body(c, q->body_b);
+        rb_seq_body a = load_body(c, k, q->body_a), b = load_body(c, k, q->body_b);
         q->ra = ra;
         q->rb = rb;
         rb_seq_apply(q, q->impulse, &a, &b);
-        rb_seq_store_body(c, q->body_a, &a);
-        rb_seq_store_body(c, q->body_b, &b);
+        store_body(c, k, q->body_a, &a);
+        store_body(c, k, q->body_b, &b);
     }
 }
 

@@ -150,9 +150,7 @@ rb_status rb_seq_correct_penetrations(rb_backend_ctx *ctx, const rb_step_params 
 void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p);
 void rb_seq_update_sleep(rb_cpu_ctx *c, const rb_step_params *p);
 void rb_seq_wake_unsupported(rb_cpu_ctx *c);
-// Solver view of a body: velocities, and masses (zero for fixed and frozen bodies).
-rb_seq_body rb_seq_load_body(const rb_cpu_ctx *c, int b);
-void rb_seq_store_body(rb_cpu_ctx *c, int b, const rb_seq_body *body);
+// Static, kinematic or frozen after a non-finite state: infinite mass for the sequential solver.
 int rb_seq_is_fixed(const rb_cpu_ctx *c, int b);
 
 // Wakes every sleeping body of the groups marked in ctx->wake_group; returns how many woke.
