@@ -290,7 +290,7 @@ static int solve_group(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scratch *w
         if (rb_seq_action(q, thr, &size) == RB_SEQ_PULL_BACK)
             rb_seq_pull_back(q, &a, &b);
         else
-            rb_seq_resolve(q, p->seq.restitution_threshold, &a, &b);
+            rb_seq_resolve(q, p->restitution_threshold, &a, &b);
         store_body(c, k, q->body_a, &a);
         store_body(c, k, q->body_b, &b);
         ++done;

@@ -69,7 +69,7 @@ typedef struct seq_field {
 #define SEQ_FIELD(name, kind) {#name, offsetof(rb_sequential_def, name), kind}
 static const seq_field SEQ_FIELDS[] = {
     SEQ_FIELD(penetration_threshold, SEQ_FLOAT), SEQ_FIELD(remaining_penetration, SEQ_FLOAT),
-    SEQ_FIELD(resolution_threshold, SEQ_FLOAT), SEQ_FIELD(restitution_threshold, SEQ_FLOAT),
+    SEQ_FIELD(resolution_threshold, SEQ_FLOAT),
     SEQ_FIELD(sleep_threshold, SEQ_FLOAT), SEQ_FIELD(sleep_bias, SEQ_FLOAT),
     SEQ_FIELD(sleep_motion_max, SEQ_FLOAT), SEQ_FIELD(gravity_damping, SEQ_FLOAT),
     SEQ_FIELD(gravity_damping_threshold, SEQ_FLOAT), SEQ_FIELD(max_iterations, SEQ_FLOAT),
@@ -80,7 +80,7 @@ static const seq_field SEQ_FIELDS[] = {
 #undef SEQ_FIELD
 #define SEQ_FIELD_COUNT ((int)(sizeof SEQ_FIELDS / sizeof SEQ_FIELDS[0]))
 static const char *const SEQUENTIAL_KEYS[] = {
-    "penetration_threshold", "remaining_penetration", "resolution_threshold", "restitution_threshold",
+    "penetration_threshold", "remaining_penetration", "resolution_threshold",
     "sleep_threshold", "sleep_bias", "sleep_motion_max", "gravity_damping", "gravity_damping_threshold",
     "max_iterations", "shock_iterations", "shock_propagation", "settle_iterations", "heap_threshold",
     "large_batch", "split_contacts", "warm_start", NULL};
@@ -88,7 +88,8 @@ static const char *const SEQUENTIAL_KEYS[] = {
 typedef struct plan {
     // world settings; a NULL node means "not in the file"
     const yaml_node_t *gravity_at, *time_step_at, *substeps_at, *iterations_at, *position_iterations_at, *solver_at, *sleep_at;
-    const yaml_node_t *sequential_at;
+    const yaml_node_t *sequential_at, *restitution_threshold_at;
+    float restitution_threshold;
     rb_sequential_def sequential;              // the fields given under world.sequential ...
     bool sequential_given[SEQ_FIELD_COUNT];    // ... and which ones those are
     rb_vec3 gravity;
@@ -150,7 +151,7 @@ static const char *const PEN_KEYS[] = {"half_width", "height", "thickness", "flo
 static const char *const GROUND_KEYS[] = {"height", "material", "friction", "static_friction", "restitution",
                                           "density", NULL};
 static const char *const WORLD_KEYS[] = {"gravity", "time_step", "substeps", "iterations", "position_iterations",
-                                         "solver", "sleep", "sequential", NULL};
+                                         "solver", "sleep", "restitution_threshold", "sequential", NULL};
 static const char *const TOP_KEYS[] = {"rubble-scene", "description", "seed", "world", "materials", "bodies",
                                        "generators", "events", NULL};
 static const char *const EVENT_KEYS[] = {"time", "gravity", NULL};
@@ -723,6 +724,11 @@ static bool read_world(sf_reader *r, plan *p, const yaml_node_t *node)
                            "or default", name);
         p->solver_at = v;
     }
+    if ((v = sf_get(r, node, "restitution_threshold"))) {
+        if (!sf_float(r, v, "world restitution_threshold", &p->restitution_threshold))
+            return false;
+        p->restitution_threshold_at = v;
+    }
     if ((v = sf_get(r, node, "sequential")) && !read_sequential(r, p, v))
         return false;
     if ((v = sf_get(r, node, "sleep"))) {
@@ -862,6 +868,9 @@ static bool apply_world(sf_reader *r, rb_world *w, rb_world_id wid, const plan *
         return api_failed(r, s, p->position_iterations_at, "world position_iterations: ");
     if (p->solver_at && (s = rb_world_set_solver(wid, p->solver)) != RB_OK)
         return api_failed(r, s, p->solver_at, "world solver: ");
+    if (p->restitution_threshold_at &&
+        (s = rb_world_set_restitution_threshold(wid, p->restitution_threshold)) != RB_OK)
+        return api_failed(r, s, p->restitution_threshold_at, "world restitution_threshold: ");
     if (p->sequential_at) {
         rb_sequential_def q = w->settings.sequential;
         for (int i = 0; i < SEQ_FIELD_COUNT; ++i) {

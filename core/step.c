@@ -11,22 +11,33 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-// Seed 001 §5.1's high-performance settings, expressed in |g| h so they scale with the substep h
+// Seed 001 §5.1's high-performance settings are expressed in |g| h so they scale with the substep h
 // (at 240 Hz and g = 10 they are the thesis's values; docs/solver-sequential.md). Without gravity the
 // scale is that of standard gravity.
+static float gravity_h(rb_float3 gravity, float h)
+{
+    float g = rb_len(gravity);
+    return (g < 1e-3f ? 9.81f : g) * h;
+}
+
+// One restitution threshold for every solver (rb_world_def): 0 is the solver's own choice, Box2D's
+// 1 m/s for batched and split (their soft contacts leave small spurious speeds), pe's 1.1 |g| h for
+// sequential (seed 001 §6; resting contacts gain one substep of gravity, |g| h).
+static float resolve_restitution_threshold(const rb_world_def *d, float h)
+{
+    if (d->restitution_threshold > 0.0f)
+        return d->restitution_threshold;
+    return d->solver == RB_SOLVER_SEQUENTIAL ? 1.1f * gravity_h(rb_f3(d->gravity.x, d->gravity.y, d->gravity.z), h) : 1.0f;
+}
+
 static rb_sequential_def resolve_sequential(const rb_sequential_def *in, rb_float3 gravity, float h)
 {
     rb_sequential_def q = *in;
-    float g = rb_len(gravity);
-    if (g < 1e-3f)
-        g = 9.81f;
-    float gh = g * h;
+    float gh = gravity_h(gravity, h);
     if (q.penetration_threshold == 0.0f)
         q.penetration_threshold = 10.0f * gh * h;
     if (q.resolution_threshold == 0.0f)
         q.resolution_threshold = gh / 500.0f;
-    if (q.restitution_threshold == 0.0f)
-        q.restitution_threshold = 1.1f * gh;
     if (q.sleep_threshold == 0.0f)
         q.sleep_threshold = gh / 5.0f;
     if (q.sleep_motion_max == 0.0f)
@@ -53,7 +64,7 @@ static rb_step_params resolve_params(const rb_world *w)
     p.max_push_velocity = d->max_push_velocity;
     p.contact_margin = d->contact_margin;
     p.linear_slop = d->linear_slop;
-    p.restitution_threshold = d->restitution_threshold;
+    p.restitution_threshold = resolve_restitution_threshold(d, p.dt);
     p.linear_sleep_tolerance = d->linear_sleep_tolerance;
     p.angular_sleep_tolerance = d->angular_sleep_tolerance;
     p.time_to_sleep = d->time_to_sleep;

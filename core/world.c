@@ -54,7 +54,7 @@ rb_world_def rb_default_world_def(void)
     d.max_push_velocity = 3.0f;
     d.contact_margin = 0.02f;
     d.linear_slop = 0.0005f;
-    d.restitution_threshold = 1.0f;
+    d.restitution_threshold = 0.0f; // the solver's choice (core/step.c)
     d.linear_sleep_tolerance = 0.05f;
     d.angular_sleep_tolerance = 2.0f * RB_PI / 180.0f;
     d.time_to_sleep = 0.5f;
@@ -121,7 +121,6 @@ static rb_status validate_sequential(const rb_sequential_def *q)
     if ((s = check_auto("penetration_threshold", q->penetration_threshold)) != RB_OK ||
         (s = check_auto("sleep_motion_max", q->sleep_motion_max)) != RB_OK ||
         (s = check_auto("resolution_threshold", q->resolution_threshold)) != RB_OK ||
-        (s = check_auto("restitution_threshold", q->restitution_threshold)) != RB_OK ||
         (s = check_auto("sleep_threshold", q->sleep_threshold)) != RB_OK ||
         (s = check_auto("gravity_damping_threshold", q->gravity_damping_threshold)) != RB_OK)
         return s;
@@ -208,6 +207,12 @@ static void free_world_memory(rb_world *w)
     free(w->events);
 }
 
+// The CPU runs pe's pipeline (issue 3); the GPU backends implement only the batched solver.
+static rb_solver default_solver(rb_backend kind)
+{
+    return kind == RB_BACKEND_CPU ? RB_SOLVER_SEQUENTIAL : RB_SOLVER_BATCHED;
+}
+
 rb_status rb_create_world(const rb_world_def *def, rb_world_id *out)
 {
     if (!def || !out)
@@ -259,7 +264,7 @@ rb_status rb_create_world(const rb_world_def *def, rb_world_id *out)
     snprintf(w->backend_selection, sizeof w->backend_selection, "%s", choice.selection);
     snprintf(w->device_name, sizeof w->device_name, "%s", w->ops->device_name(w->backend));
     if (w->settings.solver == RB_SOLVER_DEFAULT)
-        w->settings.solver = RB_SOLVER_BATCHED;
+        w->settings.solver = default_solver(choice.kind);
     if (!w->ops->supports_solver(w->backend, (int)w->settings.solver)) {
         rb_solver asked = w->settings.solver;
         w->ops->destroy(w->backend);
@@ -421,7 +426,7 @@ rb_status rb_world_set_solver(rb_world_id id, rb_solver solver)
     if (!w)
         return s;
     rb_world_def d = w->settings;
-    d.solver = solver == RB_SOLVER_DEFAULT ? RB_SOLVER_BATCHED : solver;
+    d.solver = solver == RB_SOLVER_DEFAULT ? default_solver(w->settings.backend) : solver;
     if ((int)solver < RB_SOLVER_DEFAULT || (int)solver > RB_SOLVER_SPLIT)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "unknown solver %d", (int)solver);
     if (!w->ops->supports_solver(w->backend, (int)d.solver))
@@ -440,6 +445,17 @@ rb_status rb_world_set_sequential(rb_world_id id, const rb_sequential_def *def)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_world_set_sequential: def must not be NULL");
     rb_world_def d = w->settings;
     d.sequential = *def;
+    return apply_settings(w, &d);
+}
+
+rb_status rb_world_set_restitution_threshold(rb_world_id id, float threshold)
+{
+    rb_status s;
+    rb_world *w = rb_get_world(id, &s);
+    if (!w)
+        return s;
+    rb_world_def d = w->settings;
+    d.restitution_threshold = threshold;
     return apply_settings(w, &d);
 }
 

@@ -83,16 +83,22 @@ static inline double quat_angle_between(rb_quat q0, rb_quat q1)
 
 // Default world settings, one thread (the tests measure physics, not speed), optional sleep. The
 // backend is the CPU, or OpenCL / CUDA with RUBBLE_TEST_BACKEND=opencl / cuda (tests/meson.build runs
-// the physics tests that way too, in the opencl and cuda suites).
+// the physics tests that way too, in the opencl and cuda suites); the solver is the backend's default
+// (CPU: sequential), or batched with RUBBLE_TEST_SOLVER=batched (the cpu_batched suite).
 static inline rb_world_def pu_world_def(bool sleep)
 {
     rb_world_def d = rb_default_world_def();
     const char *backend = getenv("RUBBLE_TEST_BACKEND");
+    const char *solver = getenv("RUBBLE_TEST_SOLVER");
     d.backend = RB_BACKEND_CPU;
     if (backend && strcmp(backend, "opencl") == 0)
         d.backend = RB_BACKEND_OPENCL;
     else if (backend && strcmp(backend, "cuda") == 0)
         d.backend = RB_BACKEND_CUDA;
+    if (solver && strcmp(solver, "batched") == 0)
+        d.solver = RB_SOLVER_BATCHED;
+    else if (solver && strcmp(solver, "sequential") == 0)
+        d.solver = RB_SOLVER_SEQUENTIAL;
     d.threads = 1;
     d.enable_sleep = sleep;
     return d;
@@ -103,6 +109,46 @@ static inline rb_world_id pu_make_world_from(const rb_world_def *def)
     rb_world_id w = rb_null_world_id;
     RB_CHECK(rb_create_world(def, &w));
     return w;
+}
+
+// The solver a world resolved to. The closed forms of the tests depend on its integration order:
+// batched and split change velocities first (semi-implicit Euler, v += h a; x += h v), sequential
+// moves positions first with the last substep's velocity (x += h v; v += h a, seed 001 Alg. 6).
+static inline rb_solver pu_solver(rb_world_id w)
+{
+    rb_world_def d;
+    RB_CHECK(rb_world_get_def(w, &d));
+    return d.solver;
+}
+
+static inline bool pu_moves_first(rb_world_id w) { return pu_solver(w) == RB_SOLVER_SEQUENTIAL; }
+
+// Substeps per rb_world_step (the solver's choice unless set).
+static inline int pu_substeps(rb_world_id w)
+{
+    rb_world_def d;
+    RB_CHECK(rb_world_get_def(w, &d));
+    return d.substeps;
+}
+
+// A world whose contact impulses carry the full weight of what rests on them: the sequential solver's
+// gravity damping (seed 001 §3.8, default 0.7) withholds that fraction of gravity from slow supported
+// bodies, and their contacts then carry only the rest (docs/solver-sequential.md).
+static inline rb_world_id pu_make_world_undamped(bool sleep)
+{
+    rb_world_def d = pu_world_def(sleep);
+    d.sequential.gravity_damping = 0.0f;
+    return pu_make_world_from(&d);
+}
+
+// The deepest penetration a resting contact keeps: the batched solver's linear_slop (0.5 mm) or the
+// sequential solver's penetration threshold 10 |g| h_s² (3.0 mm at h_s = 1/180 s).
+static inline float pu_resting_depth(rb_world_id w)
+{
+    rb_world_def d;
+    RB_CHECK(rb_world_get_def(w, &d));
+    float hs = d.time_step / (float)d.substeps;
+    return d.solver == RB_SOLVER_SEQUENTIAL ? 10.0f * PU_G * hs * hs : d.linear_slop;
 }
 
 // World with default gravity, sleeping as asked.

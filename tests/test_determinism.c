@@ -99,8 +99,10 @@ static void test_pile_is_bitwise_identical_with_one_and_two_threads(void **state
 static void test_boxes_scene_is_bitwise_identical_with_one_and_two_threads(void **state)
 {
     (void)state;
-    // "boxes" (4096 turned cubes falling into the pen, many box–box manifolds) after 200 steps.
-    check_threads_agree("boxes", 200);
+    // "boxes" (4096 turned cubes falling into the pen, many box–box manifolds) after 200 steps, or
+    // 100 with the sequential solver (the landing heap costs it ~0.7 s a step; contacts from step 60).
+    rb_world_def d = pu_world_def(false);
+    check_threads_agree("boxes", d.solver == RB_SOLVER_BATCHED ? 200 : 100);
 }
 
 static void test_pyramid_is_bitwise_identical_with_one_and_two_threads(void **state)

@@ -1,6 +1,10 @@
 // Free motion: bodies that touch nothing. Gravity, damping, forces, impulses and torque-free spin
-// against the closed forms of the integrator the CPU backend uses (semi-implicit Euler:
-// v += h (g + F/m), then x += h v; quaternion update with an implicit gyroscopic term).
+// against the closed forms of the integrator, per substep of length h_s = h / S:
+// - batched and split (velocity first, semi-implicit Euler): v += h_s (g + F/m), then x += h_s v;
+// - sequential (positions first, seed 001 Alg. 6): x += h_s v, then v += h_s (g + F/m);
+// quaternion update with an implicit gyroscopic term in both. Over N = n S substeps the two orders
+// differ only in the sign s (+1 velocity first, -1 positions first) of one term: the position after a
+// fall is y0 + v0 t - g t²/2 - s g h_s t / 2.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,22 +23,29 @@ static rb_body_id free_sphere(rb_world_id w, rb_vec3 p, rb_vec3 v)
     return pu_add_sphere_body(w, &bd, 0.5f, &sd);
 }
 
+// +1 if the world changes velocities before it moves positions, -1 if it moves them first.
+static double order_sign(rb_world_id w) { return pu_moves_first(w) ? -1.0 : 1.0; }
+
 static void test_free_fall_matches_the_semi_implicit_euler_closed_form(void **state)
 {
     (void)state;
-    // v_n = v0 − n g h and y_n = y0 + h Σ_{k=1..n} v_k = y0 + v0 n h − g h² n(n+1)/2.
-    // y0 = 10 m, v0 = +2 m/s, n = 60: y = 12 − 9.81·1830/3600 = 7.01325 m, v = 2 − 9.81 = −7.81 m/s.
-    // Tolerance: each step rounds y once (≤ ½ ulp of a value below 16 m, 4.8e-7 m) and v once; over
-    // 60 steps that is at most 60 · 9.5e-7 = 5.7e-5 m in y and 60 · 9.5e-7 in v: 1e-4.
+    // Over N substeps of h_s: v_N = v0 − N g h_s and y_N = y0 + v0 N h_s − g h_s² N(N + s)/2 (the
+    // sum of the velocities after (s = +1) or before (s = −1) each update). y0 = 10 m, v0 = +2 m/s,
+    // 60 steps: batched (S = 1) y = 12 − 9.81·1830/3600 = 7.01325 m; sequential (S = 3, N = 180)
+    // y = 12 − 9.81·180·179/(2·180²) = 7.12238 m; v = 2 − 9.81 = −7.81 m/s in both.
+    // Tolerance: each substep rounds y once (≤ ½ ulp of a value below 16 m, 4.8e-7 m) and v once; over
+    // N substeps at most N · 9.5e-7: 1e-4 per 60.
     rb_world_id w = pu_make_world(false);
-    const double y0 = 10.0, v0 = 2.0, g = (double)PU_G, h = (double)PU_H;
+    const double y0 = 10.0, v0 = 2.0, g = (double)PU_G, s = order_sign(w);
+    const double hs = (double)PU_H / pu_substeps(w);
     rb_body_id b = free_sphere(w, v3(0.0f, (float)y0, 0.0f), v3(0.0f, (float)v0, 0.0f));
-    const int n = 60;
+    const int n = 60, N = n * pu_substeps(w);
+    const double tol = 1e-4 * pu_substeps(w);
     pu_step(w, n);
-    double y_closed = y0 + v0 * n * h - g * h * h * n * (n + 1) / 2.0;
-    double v_closed = v0 - n * g * h;
-    assert_float_equal(pu_position(b).y, y_closed, 1e-4);
-    assert_float_equal(pu_velocity(b).y, v_closed, 1e-4);
+    double y_closed = y0 + v0 * N * hs - g * hs * hs * N * (N + s) / 2.0;
+    double v_closed = v0 - N * g * hs;
+    assert_float_equal(pu_position(b).y, y_closed, tol);
+    assert_float_equal(pu_velocity(b).y, v_closed, tol);
     assert_true(pu_position(b).x == 0.0f && pu_position(b).z == 0.0f);
     rb_destroy_world(w);
 }
@@ -43,18 +54,20 @@ static void test_free_fall_differs_from_the_parabola_by_the_first_order_error(vo
 {
     (void)state;
     // Continuous: y(t) = y0 + v0 t − g t²/2. The discrete closed form minus this is
-    // −g h² n(n+1)/2 + g (nh)²/2 = −g h t / 2: at t = 1 s, −9.81/120 = −0.08175 m (O(h), lower).
-    // The difference must be that term, to float precision (1e-4 m, as above).
+    // −g h_s² N(N + s)/2 + g (N h_s)²/2 = −s g h_s t / 2: at t = 1 s, −9.81/120 = −0.08175 m (batched,
+    // O(h), lower) or +9.81/360 = +0.02725 m (sequential, h_s = h/3, higher).
+    // The difference must be that term, to float precision (as above).
     rb_world_id w = pu_make_world(false);
-    const double y0 = 10.0, v0 = 2.0, g = (double)PU_G, h = (double)PU_H;
+    const double y0 = 10.0, v0 = 2.0, g = (double)PU_G, s = order_sign(w);
+    const double hs = (double)PU_H / pu_substeps(w), tol = 1e-4 * pu_substeps(w);
     rb_body_id b = free_sphere(w, v3(0.0f, (float)y0, 0.0f), v3(0.0f, (float)v0, 0.0f));
     const int n = 60;
     pu_step(w, n);
-    double t = n * h;
+    double t = n * (double)PU_H;
     double y_parabola = y0 + v0 * t - 0.5 * g * t * t;
     double err = pu_position(b).y - y_parabola;
-    assert_float_equal(err, -0.5 * g * h * t, 1e-4);
-    assert_true(fabs(err) <= 0.5 * g * h * t + 1e-4);
+    assert_float_equal(err, -0.5 * s * g * hs * t, tol);
+    assert_true(fabs(err) <= 0.5 * g * hs * t + tol);
     rb_destroy_world(w);
 }
 
@@ -63,13 +76,15 @@ static void test_projectile_keeps_its_horizontal_velocity_and_lands_at_the_predi
     (void)state;
     // Launched from y = 0 at (vx, vy) = (4, 6) m/s. No horizontal force: vx stays 4 exactly, and
     // x_n = n h vx (one rounding per step: ≤ 60·½ ulp(8) ≈ 3e-5 m after ~1.2 s).
-    // Discrete landing: y_n = vy n h − g h² n(n+1)/2 = 0 at n + 1 = 2 vy / (g h), i.e. at
-    // t = 2 vy/g − h, so the range is R_h = vx (2 vy/g − h) = 4.8930 − 0.0667 = 4.8264 m.
+    // Discrete landing: y_N = vy N h_s − g h_s² N(N+s)/2 = 0 at N + s = 2 vy / (g h_s), i.e. at
+    // t = 2 vy/g − s h_s, so the range is R = vx (2 vy/g − s h_s): batched 4.8930 − 0.0667 = 4.8264 m,
+    // sequential 4.8930 + 0.0222 = 4.9152 m.
     // We interpolate linearly between the two steps that straddle y = 0: the chord of the discrete
     // parabola is off by ≤ g h²/8 = 3.4e-4 m in y, i.e. ≤ 3.4e-4 · vx/vy = 2.3e-4 m in x: 5e-4.
-    // The continuous range 2 vx vy / g = 4.8930 m is within vx h = 0.067 m (+ the same 5e-4) of it.
+    // The continuous range 2 vx vy / g = 4.8930 m is within vx h_s (+ the same 5e-4) of it.
     rb_world_id w = pu_make_world(false);
-    const double vx = 4.0, vy = 6.0, g = (double)PU_G, h = (double)PU_H;
+    const double vx = 4.0, vy = 6.0, g = (double)PU_G, h = (double)PU_H, s = order_sign(w);
+    const double hs = h / pu_substeps(w);
     rb_body_id b = free_sphere(w, v3(0.0f, 0.0f, 0.0f), v3((float)vx, (float)vy, 0.0f));
     rb_vec3 prev = pu_position(b);
     double range = -1.0;
@@ -85,8 +100,8 @@ static void test_projectile_keeps_its_horizontal_velocity_and_lands_at_the_predi
         prev = p;
     }
     assert_true(range > 0.0);
-    assert_float_equal(range, vx * (2.0 * vy / g - h), 5e-4);
-    assert_true(fabs(range - 2.0 * vx * vy / g) <= vx * h + 5e-4);
+    assert_float_equal(range, vx * (2.0 * vy / g - s * hs), 5e-4);
+    assert_true(fabs(range - 2.0 * vx * vy / g) <= vx * hs + 5e-4);
     rb_destroy_world(w);
 }
 
@@ -109,10 +124,11 @@ static void test_body_with_gravity_scale_zero_floats(void **state)
 static void test_linear_damping_decays_speed_by_the_pade_factor_each_step(void **state)
 {
     (void)state;
-    // v_{n+1} = v_n / (1 + h c). c = 0.8 /s, n = 120 (2 s): factor (1/(1 + 0.8/60))^120 = 0.20409,
-    // where the exact exponential e^{−c t} = e^{−1.6} = 0.20190 differs by 1.1% (O(h c)).
-    // Float: the per-step factor is rounded once (≤ 1 ulp, relative 6e-8, systematic) and each
-    // product once: relative error ≤ 120 · 2 · 6e-8 = 1.4e-5; 5e-5 relative.
+    // Per substep v ← v / (1 + h_s c). c = 0.8 /s, n = 120 steps (2 s): factor (1/(1 + 0.8/60))^120 =
+    // 0.20409 (S = 1), where the exact exponential e^{−c t} = e^{−1.6} = 0.20190 differs by 1.1%
+    // (O(h_s c); 0.36% with S = 3: (1/(1 + 0.8/180))^360 = 0.20263).
+    // Float: the per-substep factor is rounded once (≤ 1 ulp, relative 6e-8, systematic) and each
+    // product once: relative error ≤ N · 2 · 6e-8 = 1.4e-5 per 120; 5e-5 relative per 120.
     rb_world_id w = pu_make_world(false);
     rb_body_def bd = pu_body_def(RB_BODY_DYNAMIC, v3(0.0f, 3.0f, 0.0f), quat_identity(), 1.0f);
     bd.gravity_scale = 0.0f;
@@ -120,23 +136,24 @@ static void test_linear_damping_decays_speed_by_the_pade_factor_each_step(void *
     bd.linear_velocity = v3(6.0f, 0.0f, -3.0f);
     rb_shape_def sd = rb_default_shape_def();
     rb_body_id b = pu_add_sphere_body(w, &bd, 0.5f, &sd);
-    const int n = 120;
+    const int n = 120, S = pu_substeps(w);
     pu_step(w, n);
-    double factor = pow(1.0 / (1.0 + (double)PU_H * 0.8), n);
+    double factor = pow(1.0 / (1.0 + (double)PU_H / S * 0.8), n * S);
+    double exact = exp(-0.8 * n * (double)PU_H);
     rb_vec3 v = pu_velocity(b);
-    assert_true(pu_rel_err(v.x, 6.0 * factor) < 5e-5);
-    assert_true(pu_rel_err(v.z, -3.0 * factor) < 5e-5);
+    assert_true(pu_rel_err(v.x, 6.0 * factor) < 5e-5 * S);
+    assert_true(pu_rel_err(v.z, -3.0 * factor) < 5e-5 * S);
     assert_true(v.y == 0.0f);
-    // and it is the Padé form, not the exponential
-    assert_true(pu_rel_err(v.x, 6.0 * exp(-0.8 * n * (double)PU_H)) > 5e-3);
+    // and it is the Padé form, not the exponential (they differ by 10× the tolerance or more)
+    assert_true(pu_rel_err(v.x, 6.0 * exact) > 0.5 * pu_rel_err(factor, exact));
     rb_destroy_world(w);
 }
 
 static void test_angular_damping_decays_spin_by_the_pade_factor_each_step(void **state)
 {
     (void)state;
-    // Same law for ω with c = 1.5 /s: ω_n = ω_0 (1/(1 + h c))^n; a sphere spun about y has no
-    // gyroscopic torque, so nothing else acts. n = 60: factor 0.22412; tolerance as above.
+    // Same law for ω with c = 1.5 /s: ω ← ω / (1 + h_s c) per substep; a sphere spun about y has no
+    // gyroscopic torque, so nothing else acts. n = 60, S = 1: factor 0.22412; tolerance as above.
     rb_world_id w = pu_make_world(false);
     rb_body_def bd = pu_body_def(RB_BODY_DYNAMIC, v3(0.0f, 3.0f, 0.0f), quat_identity(), 1.0f);
     bd.gravity_scale = 0.0f;
@@ -144,10 +161,10 @@ static void test_angular_damping_decays_spin_by_the_pade_factor_each_step(void *
     bd.angular_velocity = v3(0.0f, 4.0f, 0.0f);
     rb_shape_def sd = rb_default_shape_def();
     rb_body_id b = pu_add_sphere_body(w, &bd, 0.5f, &sd);
-    const int n = 60;
+    const int n = 60, S = pu_substeps(w);
     pu_step(w, n);
-    double factor = pow(1.0 / (1.0 + (double)PU_H * 1.5), n);
-    assert_true(pu_rel_err(pu_angular_velocity(b).y, 4.0 * factor) < 5e-5);
+    double factor = pow(1.0 / (1.0 + (double)PU_H / S * 1.5), n * S);
+    assert_true(pu_rel_err(pu_angular_velocity(b).y, 4.0 * factor) < 5e-5 * S);
     rb_destroy_world(w);
 }
 
@@ -211,10 +228,10 @@ static void test_torque_free_asymmetric_box_never_gains_kinetic_energy(void **st
 {
     (void)state;
     // No gain beyond float rounding. The implicit midpoint gyroscopic step conserves E exactly in exact
-    // arithmetic; in float each step rounds by about one ulp (2^-24 = 6e-8 relative; measured: a steady
-    // +6e-8 per step over 6000 steps). So E(t) <= E(0) (1 + 1e-4) at every step of 600 (rounding allows
-    // 3.6e-5), where a scheme that gains energy (the explicit gyroscopic term) exceeds this within
-    // a few steps.
+    // arithmetic; in float each substep rounds by about one ulp (2^-24 = 6e-8 relative; measured: a
+    // steady +6e-8 per substep over 6000). So E(t) <= E(0) (1 + 1e-4 S) at every step of 600 (rounding
+    // allows 3.6e-5 S), where a scheme that gains energy (the explicit gyroscopic term) exceeds this
+    // within a few steps.
     rb_world_id w = pu_make_world_zero_g();
     rb_body_id b = spinning_asymmetric_box(w);
     double e0 = pu_rotational_energy(b), e_max = e0;
@@ -224,7 +241,7 @@ static void test_torque_free_asymmetric_box_never_gains_kinetic_energy(void **st
         e_max = e > e_max ? e : e_max;
     }
     print_message("asymmetric box: E0 = %.7f J, max over 600 steps %.7f J (%+.3g)\n", e0, e_max, (e_max - e0) / e0);
-    assert_true(e_max <= e0 * (1.0 + 1e-4));
+    assert_true(e_max <= e0 * (1.0 + 1e-4 * pu_substeps(w)));
     rb_destroy_world(w);
 }
 

@@ -125,17 +125,20 @@ static void test_sliding_box_decelerates_at_mu_g(void **state)
 static void test_sliding_box_stops_after_v0_squared_over_two_mu_g(void **state)
 {
     (void)state;
-    // Continuous: d = v0² / (2 μ g) = 25 / 9.81 = 2.5484 m. Discretely each step first takes μ g h
-    // off v, then moves h v, so d = h Σ_{n=1..N} (v0 − n μ g h) with N = v0/(μ g h):
-    // d = v0²/(2 μ g) − h v0/2 = 2.5484 − 0.0417 = 2.5068 m (O(h), shorter). The last partial step
-    // moves less than h · μ g h = 1.4e-3 m: we allow 5 mm, and require it within 2% of the
-    // continuous value. Then it stays stopped (static friction): |v| < 1 mm/s.
+    // Continuous: d = v0² / (2 μ g) = 25 / 9.81 = 2.5484 m. Discretely, with substeps h_s: velocity
+    // first (batched) each substep takes μ g h_s off v, then moves h_s v, so d = h_s Σ_{n=1..N}
+    // (v0 − n μ g h_s) with N = v0/(μ g h_s): d = v0²/(2 μ g) − h_s v0/2 = 2.5484 − 0.0417 = 2.5068 m
+    // (h_s = 1/60, O(h), shorter); positions first (sequential) sums n = 0..N−1: + h_s v0/2 =
+    // 2.5484 + 0.0139 = 2.5623 m (h_s = 1/180, longer). The last partial step moves less than
+    // h_s · μ g h_s = 1.4e-3 m: we allow 5 mm, and require it within 2% of the continuous value. Then
+    // it stays stopped (static friction): |v| < 1 mm/s.
     rb_world_id w = pu_make_world(false);
     rb_body_id b = sliding_box(w, 0.5f, 5.0f);
     pu_step(w, 120);
     double d = pu_position(b).x;
+    double hs = (double)PU_H / pu_substeps(w), s = pu_moves_first(w) ? -1.0 : 1.0;
     double continuous = 25.0 / (2.0 * 0.5 * PU_G);
-    double discrete = continuous - (double)PU_H * 5.0 / 2.0;
+    double discrete = continuous - s * hs * 5.0 / 2.0;
     print_message("sliding box stopped after %.4f m; discrete model %.4f m, continuous %.4f m\n", d, discrete,
                   continuous);
     assert_float_equal(d, discrete, 0.005);

@@ -102,6 +102,7 @@ static void test_contacts_of_all_shape_pairs_match_the_cpu(void **state)
     for (int i = 0; i < 2; ++i) {
         rb_world_def d = pu_world_def(false);
         d.backend = i == 0 ? RB_BACKEND_CPU : GPU_BACKEND;
+        d.solver = RB_SOLVER_BATCHED; // the solver both backends have (the CPU's default is sequential)
         w[i] = pu_make_world_from(&d);
         RB_CHECK(rb_load_scene(w[i], path));
         RB_CHECK(rb_world_step(w[i]));

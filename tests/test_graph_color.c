@@ -64,6 +64,7 @@ static void test_pile_colours_never_repeat_a_dynamic_body(void **state)
     (void)state;
     rb_world_def d = rb_default_world_def();
     d.backend = RB_BACKEND_CPU;
+    d.solver = RB_SOLVER_BATCHED; // the colours are the batched solver's
     d.threads = 2;
     rb_world_id w;
     assert_int_equal(rb_create_world(&d, &w), RB_OK);
@@ -82,6 +83,7 @@ static void test_body_with_more_contacts_than_colours_uses_the_overflow_batch(vo
     (void)state;
     rb_world_def d = rb_default_world_def();
     d.backend = RB_BACKEND_CPU;
+    d.solver = RB_SOLVER_BATCHED; // the colours are the batched solver's
     d.gravity = (rb_vec3){0, 0, 0};
     rb_world_id w;
     assert_int_equal(rb_create_world(&d, &w), RB_OK);

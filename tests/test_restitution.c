@@ -109,9 +109,10 @@ static void test_slow_approach_below_the_restitution_threshold_does_not_bounce(v
 {
     (void)state;
     // Zero gravity, e = 1 sphere moving onto the plane at 0.9 m/s, below restitution_threshold
-    // (1 m/s): restitution is not applied, the contact only stops the approach, so the sphere ends
-    // at rest on the plane: |v| < 1 mm/s, lowest point within slop + 1 mm of the plane.
+    // (set to 1 m/s): restitution is not applied, the contact only stops the approach, so the sphere
+    // ends at rest on the plane: |v| < 1 mm/s, lowest point within slop + 1 mm of the plane.
     rb_world_id w = pu_make_world_zero_g();
+    RB_CHECK(rb_world_set_restitution_threshold(w, 1.0f));
     pu_add_ground(w, 0.6f, 0.0f);
     rb_body_def bd = pu_body_def(RB_BODY_DYNAMIC, v3(0.0f, RADIUS + 0.1f, 0.0f), quat_identity(), 1.0f);
     bd.linear_velocity = v3(0.0f, -0.9f, 0.0f);
@@ -122,6 +123,43 @@ static void test_slow_approach_below_the_restitution_threshold_does_not_bounce(v
     assert_true(v3_len(v) < 1e-3f);
     assert_float_equal(pu_position(b).y, RADIUS, 0.0015f);
     rb_destroy_world(w);
+}
+
+// Speed (along +y) of an e = 1 sphere 0.5 s after it approached the ground at `speed` in zero gravity.
+static float rebound_speed(float speed)
+{
+    rb_world_id w = pu_make_world_zero_g();
+    pu_add_ground(w, 0.6f, 0.0f);
+    rb_body_def bd = pu_body_def(RB_BODY_DYNAMIC, v3(0.0f, RADIUS + 0.01f, 0.0f), quat_identity(), 1.0f);
+    bd.linear_velocity = v3(0.0f, -speed, 0.0f);
+    rb_shape_def sd = pu_material(0.6f, 1.0f);
+    rb_body_id b = pu_add_sphere_body(w, &bd, RADIUS, &sd);
+    pu_step(w, 30);
+    float v = pu_velocity(b).y;
+    rb_destroy_world(w);
+    return v;
+}
+
+static void test_the_automatic_restitution_threshold_is_the_solvers(void **state)
+{
+    (void)state;
+    // restitution_threshold 0 (the default) is the solver's choice: 1 m/s for batched and split,
+    // 1.1 |g| h for sequential (standard gravity without gravity: 1.1 · 9.81 / 180 = 6.0 cm/s). An
+    // e = 1 ball approaching at 0.5 m/s bounces back at 0.5 m/s under sequential and stops under
+    // batched; at 4 cm/s it stops under both.
+    rb_world_def d = pu_world_def(false);
+    assert_true(d.restitution_threshold == 0.0f);
+    rb_world_id w = pu_make_world_zero_g();
+    bool sequential = pu_solver(w) == RB_SOLVER_SEQUENTIAL;
+    rb_destroy_world(w);
+    float fast = rebound_speed(0.5f), slow = rebound_speed(0.04f);
+    print_message("%s: approach 0.5 m/s -> %+.4f m/s, 0.04 m/s -> %+.5f m/s\n", sequential ? "sequential" : "batched",
+                  fast, slow);
+    if (sequential)
+        assert_float_equal(fast, 0.5f, 0.01f);
+    else
+        assert_true(fabsf(fast) < 1e-3f);
+    assert_true(fabsf(slow) < 1e-3f);
 }
 
 static void test_approach_above_the_threshold_rebounds_at_e_times_the_approach_speed(void **state)
@@ -193,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_sphere_with_restitution_0_8_rebounds_to_0_64_of_its_drop_height),
         cmocka_unit_test(test_sphere_without_restitution_stops_on_the_ground_and_stays_at_rest),
         cmocka_unit_test(test_slow_approach_below_the_restitution_threshold_does_not_bounce),
+        cmocka_unit_test(test_the_automatic_restitution_threshold_is_the_solvers),
         cmocka_unit_test(test_approach_above_the_threshold_rebounds_at_e_times_the_approach_speed),
         cmocka_unit_test(test_perfectly_elastic_sphere_keeps_bouncing_without_gaining_energy),
     };

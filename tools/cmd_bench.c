@@ -22,7 +22,7 @@ const char cmd_bench_usage[] =
     "  --backend B     cpu, opencl, cuda or auto (default auto: RUBBLE_BACKEND if set, else a\n"
     "                  CUDA GPU, else an OpenCL GPU, else cpu)\n"
     "  --solver S      contact solver: batched, sequential (CPU; pe, seed 001), or default\n"
-    "                  (the backend's choice: batched on every backend; default)\n"
+    "                  (the backend's choice: CPU sequential, GPU batched; default)\n"
     "  --threads N     CPU threads, 1..1024; 0 (default) = RUBBLE_THREADS, OMP_NUM_THREADS, all cores\n"
     "  --steps N       steps to time (default 600)\n"
     "  --substeps N    substeps per 1/60 s step (default: the solver's, batched 1, sequential 3)\n"

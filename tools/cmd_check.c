@@ -26,7 +26,7 @@ const char cmd_check_usage[] =
     "options:\n"
     "  --scene NAME       a standard scene (pyramid, stack, pile, pile:S, boxes) or a scene file\n"
     "  --backends A,B     the two backends (default cpu,opencl)\n"
-    "  --solver S         batched, split or default (default: default)\n"
+    "  --solver S         batched or split, which every backend has (default: batched)\n"
     "  --steps N          steps for the trajectory comparison (default 60)\n"
     "  --tolerance T      largest position difference after N steps, m (default 1e-3)\n"
     "  --threads N        CPU threads (default: the library's default)\n"
@@ -98,6 +98,9 @@ static int parse(int argc, char **argv, check_options *o)
     }
     if (!o->scene)
         return cli_usage_error("check", "missing --scene NAME (a standard scene or a scene file)");
+    // the kernels compared are those every backend has: the CPU's default (sequential) has no GPU twin
+    if (o->common.solver == RB_SOLVER_DEFAULT)
+        o->common.solver = RB_SOLVER_BATCHED;
     return -1;
 }
 

@@ -26,7 +26,7 @@ const char cmd_run_usage[] =
     "  --backend B     cpu, opencl, cuda or auto (default auto: RUBBLE_BACKEND if set, else a\n"
     "                  CUDA GPU, else an OpenCL GPU, else cpu)\n"
     "  --solver S      contact solver: batched, sequential (CPU; pe, seed 001), or default\n"
-    "                  (the backend's choice: batched on every backend; default)\n"
+    "                  (the backend's choice: CPU sequential, GPU batched; default)\n"
     "  --threads N     CPU threads, 1..1024; 0 (default) = RUBBLE_THREADS, OMP_NUM_THREADS, all cores\n"
     "  --steps N       steps to run (default 600)\n"
     "  --dt X          seconds per step, replaces the scene's (default: the scene's, else 1/60)\n"
