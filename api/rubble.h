@@ -153,22 +153,23 @@ typedef struct rb_world_def {
     rb_vec3 gravity;            ///< m/s², default (0, -9.81, 0)
     float time_step;            ///< s per rb_world_step(), default 1/60
     int substeps;               ///< equal substeps per step; 0 (default) = the solver's choice (batched 1, sequential 3)
-    int iterations;             ///< velocity iterations per substep, default 10
-    int position_iterations;    ///< split-impulse position iterations per substep, default 4
-    rb_solver solver;           ///< default RB_SOLVER_DEFAULT
+    int iterations;             ///< velocity iterations per substep, default 10 (batched, split)
+    int position_iterations;    ///< split-impulse position iterations per substep, default 4 (batched, split)
+    rb_solver solver;           ///< default RB_SOLVER_DEFAULT: CPU sequential, OpenCL and CUDA batched
     rb_sequential_def sequential; ///< tunables of the sequential solver
     rb_backend backend;         ///< default RB_BACKEND_AUTO (reads RUBBLE_BACKEND)
     int threads;                ///< CPU threads; 0 = RUBBLE_THREADS, else OMP_NUM_THREADS, else all cores
     bool enable_sleep;          ///< bodies at rest fall asleep, default true
-    float position_correction;  ///< fraction of the penetration removed per substep, default 0.2
-    float max_push_velocity;    ///< m/s, cap on the speed that resolves penetration, default 3
+    float position_correction;  ///< fraction of the penetration removed per substep, default 0.2 (batched, split)
+    float max_push_velocity;    ///< m/s, cap on the speed that resolves penetration, default 3 (batched, split)
     float contact_margin;       ///< m, contacts are made up to this separation (speculative), default 0.02
     float linear_slop;          ///< m, penetration left alone (absorbs rounding), default 0.0005
     float restitution_threshold;///< m/s, slower impacts do not bounce (both solvers); 0 (default): the solver's
                                 ///< choice, batched and split 1 m/s, sequential 1.1 |g| h (6 cm/s at 180 Hz)
-    float linear_sleep_tolerance;  ///< m/s, default 0.05
-    float angular_sleep_tolerance; ///< rad/s, default 2°/s = 0.0349
-    float time_to_sleep;        ///< s at rest before an island sleeps, default 0.5
+    float linear_sleep_tolerance;  ///< m/s, default 0.05 (island sleeping: batched, split; sequential sleeps
+                                   ///< body by body, see rb_sequential_def.sleep_threshold)
+    float angular_sleep_tolerance; ///< rad/s, default 2°/s = 0.0349 (batched, split)
+    float time_to_sleep;        ///< s at rest before an island sleeps, default 0.5 (batched, split)
     int body_capacity;          ///< initial capacity hint, default 0
     int shape_capacity;         ///< initial capacity hint, default 0
     uint32_t internal_value;    ///< set by rb_default_world_def(); do not touch
