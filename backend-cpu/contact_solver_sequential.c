@@ -49,8 +49,8 @@ static rb_seq_body load_body(const rb_cpu_ctx *c, int k, int b)
 }
 
 // Writes back a body that took an impulse through contact k; a sleeping body that takes one wakes up
-// (wake rule 3), except a frozen one in a two-way contact, which keeps its state (as it has since
-// two-way contacts came in; whether it should wake is an open question, docs/solver-sequential.md).
+// (wake rule 3), frozen (a two-way contact of shock propagation) or not: else it would sleep on with
+// the velocity the impulse gave it (measured: 559 sleeping bodies with a velocity over 6 s of pe-well).
 static void store_body(rb_cpu_ctx *c, int k, int b, const rb_seq_body *body)
 {
     if (infinite_for(c, k, b))
@@ -58,8 +58,7 @@ static void store_body(rb_cpu_ctx *c, int k, int b, const rb_seq_body *body)
     rb_scene *s = c->scene;
     s->body_lin_vel[b] = rb_f4_from3(body->v, 0.0f);
     s->body_ang_vel[b] = rb_f4_from3(body->w, 0.0f);
-    if (!c->body_frozen[b])
-        s->body_flags[b] |= RB_BODY_AWAKE;
+    s->body_flags[b] |= RB_BODY_AWAKE;
 }
 
 // ---- the violated contacts: a lazy binary heap keyed by (priority, index), or an unsorted array for
