@@ -176,6 +176,10 @@ static void test_world_setters_reject_bad_values_and_keep_settings(void **state)
     EXPECT_FAILURE(f, &before, rb_world_set_time_step(f->world, 0.01f, -1), RB_ERR_INVALID_ARGUMENT, "substeps");
     EXPECT_FAILURE(f, &before, rb_world_set_iterations(f->world, -1, 4), RB_ERR_INVALID_ARGUMENT, "iterations");
     EXPECT_FAILURE(f, &before, rb_world_set_solver(f->world, (rb_solver)77), RB_ERR_INVALID_ARGUMENT, "solver");
+    EXPECT_FAILURE(f, &before, rb_world_set_restitution_threshold(f->world, -0.5f), RB_ERR_INVALID_ARGUMENT,
+                   "restitution_threshold");
+    EXPECT_FAILURE(f, &before, rb_world_set_restitution_threshold(f->world, NAN), RB_ERR_INVALID_ARGUMENT,
+                   "restitution_threshold");
 }
 
 static void test_stale_world_id_is_detected(void **state)
