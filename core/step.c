@@ -23,11 +23,11 @@ static float gravity_h(rb_float3 gravity, float h)
 // One restitution threshold for every solver (rb_world_def): 0 is the solver's own choice, Box2D's
 // 1 m/s for batched and split (their soft contacts leave small spurious speeds), pe's 1.1 |g| h for
 // sequential (seed 001 §6; resting contacts gain one substep of gravity, |g| h).
-static float resolve_restitution_threshold(const rb_world_def *d, float h)
+static float resolve_restitution_threshold(const rb_world_def *d, rb_float3 gravity, float h)
 {
     if (d->restitution_threshold > 0.0f)
         return d->restitution_threshold;
-    return d->solver == RB_SOLVER_SEQUENTIAL ? 1.1f * gravity_h(rb_f3(d->gravity.x, d->gravity.y, d->gravity.z), h) : 1.0f;
+    return d->solver == RB_SOLVER_SEQUENTIAL ? 1.1f * gravity_h(gravity, h) : 1.0f;
 }
 
 static rb_sequential_def resolve_sequential(const rb_sequential_def *in, rb_float3 gravity, float h)
@@ -64,7 +64,7 @@ static rb_step_params resolve_params(const rb_world *w)
     p.max_push_velocity = d->max_push_velocity;
     p.contact_margin = d->contact_margin;
     p.linear_slop = d->linear_slop;
-    p.restitution_threshold = resolve_restitution_threshold(d, p.dt);
+    p.restitution_threshold = resolve_restitution_threshold(d, p.gravity, p.dt);
     p.linear_sleep_tolerance = d->linear_sleep_tolerance;
     p.angular_sleep_tolerance = d->angular_sleep_tolerance;
     p.time_to_sleep = d->time_to_sleep;

@@ -366,6 +366,7 @@ done
 # (measured in double, so equal quaternions give 0, not float rounding).
 rb check --scene "$SCENE_DIR/demo.yaml" --steps 20 --backends cpu,cpu --threads 1
 expect_status 0 "check cpu,cpu"
+out_has '^check .*, solver batched$' "check compares the batched solver unless told otherwise (every backend has it)"
 out_has 'orientation difference, rad +0  ' "check cpu,cpu: orientation difference exactly 0"
 out_has 'position difference, m +0  ' "check cpu,cpu: position difference exactly 0"
 

@@ -38,6 +38,7 @@ static void test_free_fall_follows_semi_implicit_euler(void **state)
 {
     (void)state;
     rb_world_id w = gpu_world(v3(0.0f, -PU_G, 0.0f));
+    assert_int_equal(pu_solver(w), RB_SOLVER_BATCHED); // the GPU backends' default (the CPU's: sequential)
     rb_body_id ball = pu_sphere(w, v3(0.0f, 100.0f, 0.0f), 0.25f, 1.0f, 0.6f, 0.0f);
     // v_n = -g h n, y_n = y_0 - g h^2 n (n + 1) / 2 (velocity first, then position)
     const int n = 60;

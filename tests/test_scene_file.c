@@ -461,6 +461,7 @@ static void test_world_settings_are_applied(void **state)
                "  iterations: 20\n"
                "  position_iterations: 2\n"
                "  solver: batched\n"
+               "  restitution_threshold: 0.25\n"
                "  sleep: false\n");
     rb_vec3 g;
     float dt;
@@ -473,6 +474,9 @@ static void test_world_settings_are_applied(void **state)
     rb_world_info info;
     assert_int_equal(rb_world_get_info(w, &info), RB_OK);
     assert_string_equal(info.solver, "batched");
+    rb_world_def def;
+    assert_int_equal(rb_world_get_def(w, &def), RB_OK);
+    assert_true(def.restitution_threshold == 0.25f);
     // sleeping switched off wakes every body
     bool awake;
     assert_int_equal(rb_body_is_awake(sleeper, &awake), RB_OK);
@@ -905,6 +909,8 @@ static void test_setting_the_api_rejects_points_at_its_key(void **state)
     (void)state;
     expect_failure(NULL, "rubble-scene: 1\nworld:\n  gravity: [0, -1, 0]\n  substeps: -1\n", RB_ERR_INVALID_ARGUMENT,
                    "inline:4:13: world substeps: substeps must be in [0, 64] (0: the solver's choice), got -1");
+    expect_failure(NULL, "rubble-scene: 1\nworld:\n  restitution_threshold: -1\n", RB_ERR_INVALID_ARGUMENT,
+                   "inline:3:26: world restitution_threshold: restitution_threshold must be finite and >= 0, got -1");
     expect_failure(NULL, "rubble-scene: 1\nbodies:\n  - {type: static, mass: 2, shapes: [{sphere: {radius: 1}}]}\n",
                    RB_ERR_INVALID_ARGUMENT, "inline:3:5: only dynamic bodies have a mass");
     expect_failure(NULL, "rubble-scene: 1\nbodies:\n  - {name: lid, shapes: [{plane: {}}]}\n",
