@@ -122,7 +122,6 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->constraints);
     free(c->points);
     free(c->seq);
-    free(c->seq_manifold);
     free(c->seq_heap_pos);
     free(c->seq_two_way);
     free(c->seq_epoch);

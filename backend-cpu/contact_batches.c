@@ -64,7 +64,6 @@ static int reserve_contacts(rb_cpu_ctx *c, int n)
         return 0;                                                                                  \
     c->f = p;
     GROW(seq)
-    GROW(seq_manifold)
     GROW(seq_heap_pos)
     GROW(seq_two_way)
     GROW(seq_epoch)
@@ -147,7 +146,6 @@ static void fill_contacts(rb_cpu_ctx *c, const rb_step_params *p)
             q->slip = 0.0f;
             q->sliding = 0;
             q->slide_mu = 0.0f;
-            c->seq_manifold[k] = i;
             c->seq_heap_pos[k] = -1;
             c->seq_two_way[k] = 0;
             c->seq_epoch[k] = 0;

@@ -220,14 +220,6 @@ static void measure(const rb_cpu_ctx *c, rb_seq_contact *q)
     q->slip = rb_len(rb_mad(u, -q->closing, q->normal));
 }
 
-static void prepare(rb_cpu_ctx *c, int k)
-{
-    const rb_scene *s = c->scene;
-    rb_seq_contact *q = &c->seq[k];
-    rb_seq_body a = load_body(c, k, q->body_a), b = load_body(c, k, q->body_b);
-    rb_seq_prepare(q, rb_xyz(s->body_pos[q->body_a]), rb_xyz(s->body_pos[q->body_b]), &a, &b);
-}
-
 // Re-evaluates the group's contacts of body x after contact k changed its velocity.
 static void refresh_body(rb_cpu_ctx *c, closing_set *set, int k, int x, int stamp, float threshold)
 {
@@ -255,11 +247,10 @@ static float allowed_approach(const rb_seq_contact *q, const rb_step_params *p)
     return q->separation > p->linear_slop ? q->separation * p->inv_dt : 0.0f;
 }
 
-// Resolves the group's closing contacts, largest closing speed first, at most cap times. `prepare_all`:
-// compute the contacts' frames and matrices first (skipped for contacts already prepared with the
-// same masses). Returns 1 if contacts still close when it stops.
+// Resolves the group's closing contacts, largest closing speed first, at most cap times. Returns 1 if
+// contacts still close when it stops.
 static int solve_group(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scratch *w, group g, float cap_factor,
-                       int prepare_all, int stamp, int *iterations)
+                       int stamp, int *iterations)
 {
     float thr = p->seq.resolution_threshold;
     closing_set set = {c, w->heap, w->heap_keys, 0, g.count > p->seq.heap_threshold};
@@ -267,9 +258,10 @@ static int solve_group(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scratch *w
         c->seq_epoch[g.contacts[i]] = stamp;
     for (int i = 0; i < g.count; ++i) {
         int k = g.contacts[i];
-        if (prepare_all)
-            prepare(c, k);
         rb_seq_contact *q = &c->seq[k];
+        // the masses may differ from the last group's (frozen levels, two-way contacts): the frame and
+        // matrices are made again, when the contact is first resolved
+        q->prepared = 0;
         q->allowed = allowed_approach(q, p);
         measure(c, q);
         q->key = -rb_seq_violation(q, thr);
@@ -285,6 +277,10 @@ static int solve_group(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scratch *w
             break;
         rb_seq_contact *q = &c->seq[k];
         rb_seq_body a = load_body(c, k, q->body_a), b = load_body(c, k, q->body_b);
+        if (!q->prepared) {
+            rb_seq_prepare_matrices(q, &a, &b);
+            q->prepared = 1;
+        }
         float size;
         if (rb_seq_action(q, thr, &size) == RB_SEQ_PULL_BACK)
             rb_seq_pull_back(q, &a, &b);
@@ -434,7 +430,7 @@ static void shock_propagation(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scr
             }
         }
         // the masses of the bodies frozen so far changed: fresh matrices for this stage
-        solve_group(c, p, w, (group){stage, ns}, p->seq.shock_iterations, 1, ++*stamp, iterations);
+        solve_group(c, p, w, (group){stage, ns}, p->seq.shock_iterations, ++*stamp, iterations);
         for (int i = 0; i < ns; ++i)
             c->seq_two_way[stage[i]] = 0;
         for (int i = lo; i < hi; ++i)
@@ -443,6 +439,8 @@ static void shock_propagation(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scr
     for (int i = 0; i < scoped; ++i)
         c->body_frozen[order[i]] = 0;
 }
+
+static void warm_start(rb_cpu_ctx *c, const rb_step_params *p, const rb_seq_batch *bt);
 
 // One batch, or one part of a split batch (part >= 0): the global resolution, then shock propagation
 // if it stopped at its cap with contacts still closing.
@@ -460,7 +458,9 @@ static int solve_batch(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scratch *w
         g = (group){w->best_affected, m};
     }
     int batch = c->body_batch[c->seq[contacts[0]].fixed_a ? c->seq[contacts[0]].body_b : c->seq[contacts[0]].body_a];
-    int left = solve_group(c, p, w, g, p->seq.max_iterations, 1, ++stamp, &iterations);
+    if (part < 0)
+        warm_start(c, p, bt); // a split batch's was done before its parts
+    int left = solve_group(c, p, w, g, p->seq.max_iterations, ++stamp, &iterations);
     int shocked = 0;
     if (left && p->seq.shock_propagation) {
         shock_propagation(c, p, w, bt, batch, part, &stamp, &iterations);
@@ -469,7 +469,7 @@ static int solve_batch(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scratch *w
         // a wall and a frozen neighbour moving towards it. With every mass restored, a last pass of
         // the global resolution settles those between the two bodies themselves.
         if (p->seq.settle_iterations > 0.0f)
-            solve_group(c, p, w, g, p->seq.settle_iterations, 1, ++stamp, &iterations);
+            solve_group(c, p, w, g, p->seq.settle_iterations, ++stamp, &iterations);
     }
 #pragma omp atomic
     c->seq_iterations += iterations;
@@ -485,48 +485,44 @@ static void solve_seam(rb_cpu_ctx *c, const rb_step_params *p, const rb_seq_batc
     for (int i = 0; i < bt->contact_count; ++i)
         seam += c->seq_part[contacts[i]] < 0;
     float cap = p->seq.max_iterations * (float)seam / (float)bt->contact_count;
-    solve_group(c, p, &c->scratch[0], (group){contacts, bt->contact_count}, cap, 1, ++stamp, &iterations);
+    solve_group(c, p, &c->scratch[0], (group){contacts, bt->contact_count}, cap, ++stamp, &iterations);
     c->seq_iterations += iterations;
 }
 
-// Impulses and corrected contact geometry back to the manifolds (contact read-back).
+// Impulses and corrected contact geometry back to the manifolds (contact read-back). A manifold's
+// points are the consecutive contacts from its offset (build_batches left the offsets in pair_offset).
 static void store_contacts(rb_cpu_ctx *c)
 {
-    int n = c->seq_count;
+    const int *first = c->pair_offset;
+#pragma omp parallel for schedule(static) num_threads(c->threads)
     for (int i = 0; i < c->manifold_count; ++i) {
         rb_contact_manifold *m = &c->manifolds[i];
         for (int j = 0; j < m->m.count; ++j) {
-            m->normal_impulse[j] = 0.0f;
-            m->friction_impulse[j] = rb_f3(0.0f, 0.0f, 0.0f);
-            m->carried_impact[j] = 0.0f;
+            const rb_seq_contact *q = &c->seq[first[i] + j];
+            float in = rb_dot(q->impulse, q->normal);
+            m->normal_impulse[j] = in;
+            m->friction_impulse[j] = rb_mad(q->impulse, -in, q->normal);
+            m->m.points[j].point = q->point;
+            m->m.points[j].separation = q->separation;
+            m->carried_impact[j] = q->stopped; // the narrow phase hands it to next substep's contact
         }
-    }
-    // a manifold's points are consecutive contacts
-    for (int k = 0, prev = -1, j = 0; k < n; ++k) {
-        int mi = c->seq_manifold[k];
-        j = mi == prev ? j + 1 : 0;
-        prev = mi;
-        rb_contact_manifold *m = &c->manifolds[mi];
-        const rb_seq_contact *q = &c->seq[k];
-        float in = rb_dot(q->impulse, q->normal);
-        m->normal_impulse[j] = in;
-        m->friction_impulse[j] = rb_mad(q->impulse, -in, q->normal);
-        m->m.points[j].point = q->point;
-        m->m.points[j].separation = q->separation;
-        m->carried_impact[j] = q->stopped; // the narrow phase hands it to next substep's contact
     }
 }
 
 // Warm start (rubble's addition to pe): every contact first applies the impulse its point ended the
 // last substep with, so a resting stack or pile starts each substep near its solution instead of from
 // the bare gravity velocity; the resolution then corrects what changed, and pull-backs take back what
-// is no longer needed. One serial pass in contact order (deterministic; the cost is one pass over the
-// contacts). A contact touching a sleeping body starts from zero, so warm starting wakes nobody.
-static void warm_start(rb_cpu_ctx *c, const rb_step_params *p)
+// is no longer needed. One pass over a batch's contacts in ascending order, by the thread that solves
+// the batch: each body sums its contacts' impulses in the same order whatever the threads (a batch's
+// contacts touch only its own bodies and fixed ones). A contact touching a sleeping body starts from
+// zero, so warm starting wakes nobody.
+static void warm_start(rb_cpu_ctx *c, const rb_step_params *p, const rb_seq_batch *bt)
 {
     const rb_scene *s = c->scene;
     int enabled = p->seq.warm_start;
-    for (int k = 0; k < c->seq_count; ++k) {
+    const int *contacts = &c->seq_batch_contacts[bt->first_contact];
+    for (int i = 0; i < bt->contact_count; ++i) {
+        int k = contacts[i];
         rb_seq_contact *q = &c->seq[k];
         int asleep = (!q->fixed_a && !(s->body_flags[q->body_a] & RB_BODY_AWAKE)) ||
                      (!q->fixed_b && !(s->body_flags[q->body_b] & RB_BODY_AWAKE));
@@ -535,30 +531,38 @@ static void warm_start(rb_cpu_ctx *c, const rb_step_params *p)
             q->impulse = rb_f3(0.0f, 0.0f, 0.0f);
             continue;
         }
-        rb_float3 ra = rb_sub(q->point, rb_xyz(s->body_pos[q->body_a]));
-        rb_float3 rb = rb_sub(q->point, rb_xyz(s->body_pos[q->body_b]));
         rb_seq_body a = load_body(c, k, q->body_a), b = load_body(c, k, q->body_b);
-        q->ra = ra;
-        q->rb = rb;
         rb_seq_apply(q, q->impulse, &a, &b);
         store_body(c, k, q->body_a, &a);
         store_body(c, k, q->body_b, &b);
     }
 }
 
+// The anchors of every contact (the bodies do not move while the solver runs).
+static void anchor_all(rb_cpu_ctx *c)
+{
+    const rb_scene *s = c->scene;
+#pragma omp parallel for schedule(static) num_threads(c->threads)
+    for (int k = 0; k < c->seq_count; ++k) {
+        rb_seq_contact *q = &c->seq[k];
+        rb_seq_anchor(q, rb_xyz(s->body_pos[q->body_a]), rb_xyz(s->body_pos[q->body_b]));
+    }
+}
+
 void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
 {
+    anchor_all(c);
     // group membership stamps start clean (penetration correction used the same array)
     memset(c->seq_epoch, 0, sizeof *c->seq_epoch * (size_t)c->seq_count);
     c->seq_iterations = 0;
     c->seq_shock_batches = 0;
     int shocked = 0;
-    warm_start(c, p);
     // split batches: their parts in parallel, then the seam
     for (int i = 0; i < c->batch_count; ++i) {
         const rb_seq_batch *bt = &c->batches[i];
         if (bt->parts <= 1)
             continue;
+        warm_start(c, p, bt);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads) reduction(+ : shocked)
         for (int part = 0; part < bt->parts; ++part)
             shocked += solve_batch(c, p, rb_seq_my_scratch(c), bt, part);

@@ -71,7 +71,8 @@ typedef struct rb_cpu_ctx {
     int cache_count, cache_cap;
     rb_contact_manifold *pair_scratch; // one slot per pair before compaction
     int pair_scratch_cap;
-    int *pair_offset;                  // compaction offsets
+    int *pair_offset;                  // compaction offsets; sequential: each manifold's first contact,
+                                       // from build_batches to the end of the solve
     int pair_offset_cap;
 
     // batched solver: one constraint per manifold, ordered by colour
@@ -91,7 +92,6 @@ typedef struct rb_cpu_ctx {
     // sequential solver
     rb_seq_contact *seq;          // one per manifold point, in manifold order
     int seq_count, seq_cap;
-    int *seq_manifold;            // manifold of each contact
     int *seq_heap_pos;            // position in its batch's closing container, -1 = not in it
     uint8_t *seq_two_way;         // shock propagation: a frozen body keeps its mass in this contact
     int *seq_epoch;               // penetration correction: contact already in the affected list

@@ -22,6 +22,7 @@ typedef struct rb_seq_contact {
     // resolution data (rb_seq_prepare)
     rb_float3 t1, t2;       // contact frame: B = [n t1 t2]
     rb_float3 ra, rb;       // from the centres of mass to the point
+    int prepared;           // t1, t2, k_inv, k_row0 hold for the masses the solver now uses (0: stale)
     rb_mat3 k_inv;          // K_c^-1, K_c = B^T K B
     rb_float3 k_row0;       // row 0 of K_c
     float closing;          // theta_0 = u . n (< 0 closing)
@@ -74,13 +75,18 @@ RB_FN rb_float3 rb_seq_relative_velocity(const rb_seq_contact *c, const rb_seq_b
     return rb_sub(rb_add(b->v, rb_cross(b->w, c->rb)), rb_add(a->v, rb_cross(a->w, c->ra)));
 }
 
-// Contact frame, anchors and the matrices of eq. 3.4.12 for the bodies' current (possibly frozen)
-// masses. pa, pb: centres of mass.
-RB_FN void rb_seq_prepare(rb_seq_contact *c, rb_float3 pa, rb_float3 pb, const rb_seq_body *a, const rb_seq_body *b)
+// The anchors: from the centres of mass pa, pb to the point. All that measuring a contact needs.
+RB_FN void rb_seq_anchor(rb_seq_contact *c, rb_float3 pa, rb_float3 pb)
 {
-    rb_contact_basis(c->normal, &c->t1, &c->t2);
     c->ra = rb_sub(c->point, pa);
     c->rb = rb_sub(c->point, pb);
+}
+
+// Contact frame and the matrices of eq. 3.4.12 for the bodies' current (possibly frozen) masses; the
+// anchors must be set. Only a contact that is resolved needs them.
+RB_FN void rb_seq_prepare_matrices(rb_seq_contact *c, const rb_seq_body *a, const rb_seq_body *b)
+{
+    rb_contact_basis(c->normal, &c->t1, &c->t2);
     rb_mat3 k = rb_seq_collision_matrix(c->ra, c->rb, a, b);
     // K_c = B^T K B with B = [n t1 t2] as columns
     rb_float3 kn = rb_mat3_mulv(k, c->normal), k1 = rb_mat3_mulv(k, c->t1), k2 = rb_mat3_mulv(k, c->t2);
@@ -89,6 +95,13 @@ RB_FN void rb_seq_prepare(rb_seq_contact *c, rb_float3 pa, rb_float3 pb, const r
                               rb_f3(rb_dot(c->t2, kn), rb_dot(c->t2, k1), rb_dot(c->t2, k2)));
     c->k_row0 = kc.r0;
     c->k_inv = rb_mat3_inverse(kc);
+}
+
+// Anchors, frame and matrices together. pa, pb: centres of mass.
+RB_FN void rb_seq_prepare(rb_seq_contact *c, rb_float3 pa, rb_float3 pb, const rb_seq_body *a, const rb_seq_body *b)
+{
+    rb_seq_anchor(c, pa, pb);
+    rb_seq_prepare_matrices(c, a, b);
 }
 
 RB_FN float rb_seq_closing(const rb_seq_contact *c, const rb_seq_body *a, const rb_seq_body *b)
