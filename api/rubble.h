@@ -124,6 +124,8 @@ typedef enum rb_solver {
     RB_SOLVER_SEQUENTIAL,  ///< pe (seed 001): penetration correction, sequential impulses largest-closing-first,
                            ///< shock propagation, per-body sleeping with gravity damping (CPU)
     RB_SOLVER_SPLIT,       ///< projected Jacobi with mass splitting (Tonge et al. 2012), warm started
+    RB_SOLVER_SOFT,        ///< soft step (Box2D v3): substeps with soft contacts and relax iterations over
+                           ///< graph-coloured batches, static friction, impacts resolved largest-closing-first (CPU)
 } rb_solver;
 
 /// Tunables of the `sequential` solver (docs/solver-sequential.md). A value of 0 means "automatic":

@@ -79,6 +79,7 @@ static rb_status cpu_create(rb_scene *scene, const rb_backend_config *cfg, rb_ba
     }
     b->c.scene = scene;
     b->c.threads = cfg->threads;
+    b->c.team = cfg->threads;
     b->c.broad = rb_broad_phase_create();
     if (!b->c.broad) {
         free(b);

@@ -16,7 +16,7 @@ void rb_seq_update_sleep(rb_cpu_ctx *c, const rb_step_params *p)
     float max2 = p->seq.sleep_motion_max * p->seq.sleep_motion_max;
     float bias = p->seq.sleep_bias;
     int awake = 0;
-#pragma omp parallel for schedule(static) num_threads(c->threads) reduction(+ : awake)
+#pragma omp parallel for schedule(static) num_threads(c->team) reduction(+ : awake)
     for (int b = 0; b < n; ++b) {
         uint32_t f = s->body_flags[b];
         if (!(f & RB_BODY_ALIVE) || !(f & RB_BODY_AWAKE))

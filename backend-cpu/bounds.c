@@ -57,7 +57,7 @@ rb_status rb_cpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
         return RB_ERR_OUT_OF_MEMORY;
 
     int nb = s->body_slots;
-#pragma omp parallel for schedule(static) num_threads(c->threads)
+#pragma omp parallel for schedule(static) num_threads(c->team)
     for (int b = 0; b < nb; ++b) {
         if (rb_body_is_dynamic(s, b) && (s->body_flags[b] & RB_BODY_ALIVE)) {
             rb_float4 d = s->body_inv_inertia_diag[b], o = s->body_inv_inertia_offdiag[b];
@@ -69,7 +69,7 @@ rb_status rb_cpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
     }
 
     int ns = s->shape_slots;
-#pragma omp parallel for schedule(static) num_threads(c->threads)
+#pragma omp parallel for schedule(static) num_threads(c->team)
     for (int i = 0; i < ns; ++i) {
         int b = s->shape_body[i];
         if (b < 0)
@@ -112,5 +112,5 @@ rb_status rb_cpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
         // pe detects contacts of sleeping bodies too (its wake rules and batches need them)
         .include_sleeping = p->solver == RB_SOLVER_SEQUENTIAL,
     };
-    return rb_broad_phase_find_pairs(c->broad, &in, c->threads, &c->pairs, &c->pair_count);
+    return rb_broad_phase_find_pairs(c->broad, &in, c->team, &c->pairs, &c->pair_count);
 }

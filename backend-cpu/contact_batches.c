@@ -111,7 +111,7 @@ static void fill_contacts(rb_cpu_ctx *c, const rb_step_params *p)
         first[i] = total;
         total += c->manifolds[i].m.count;
     }
-#pragma omp parallel for schedule(static) num_threads(c->threads)
+#pragma omp parallel for schedule(static) num_threads(c->team)
     for (int i = 0; i < n; ++i) {
         const rb_contact_manifold *m = &c->manifolds[i];
         for (int j = 0; j < m->m.count; ++j) {

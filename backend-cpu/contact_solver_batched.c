@@ -93,7 +93,7 @@ static void store_impulses(rb_cpu_ctx *c, float inv_h, float slop)
 
 void rb_cpu_store_impulses(rb_cpu_ctx *c, float inv_h, float slop)
 {
-#pragma omp parallel num_threads(c->threads)
+#pragma omp parallel num_threads(c->team)
     store_impulses(c, inv_h, slop);
 }
 
@@ -120,7 +120,7 @@ rb_status rb_cpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p)
     float threshold = p->restitution_threshold;
 
     int n = c->manifold_count;
-#pragma omp parallel num_threads(c->threads)
+#pragma omp parallel num_threads(c->team)
     {
         if (c->any_restitution) {
             // read-only: any order, no colours needed

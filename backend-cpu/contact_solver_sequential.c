@@ -494,7 +494,7 @@ static void solve_seam(rb_cpu_ctx *c, const rb_step_params *p, const rb_seq_batc
 static void store_contacts(rb_cpu_ctx *c)
 {
     const int *first = c->pair_offset;
-#pragma omp parallel for schedule(static) num_threads(c->threads)
+#pragma omp parallel for schedule(static) num_threads(c->team)
     for (int i = 0; i < c->manifold_count; ++i) {
         rb_contact_manifold *m = &c->manifolds[i];
         for (int j = 0; j < m->m.count; ++j) {
@@ -542,7 +542,7 @@ static void warm_start(rb_cpu_ctx *c, const rb_step_params *p, const rb_seq_batc
 static void anchor_all(rb_cpu_ctx *c)
 {
     const rb_scene *s = c->scene;
-#pragma omp parallel for schedule(static) num_threads(c->threads)
+#pragma omp parallel for schedule(static) num_threads(c->team)
     for (int k = 0; k < c->seq_count; ++k) {
         rb_seq_contact *q = &c->seq[k];
         rb_seq_anchor(q, rb_xyz(s->body_pos[q->body_a]), rb_xyz(s->body_pos[q->body_b]));
@@ -563,7 +563,7 @@ void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
         if (bt->parts <= 1)
             continue;
         warm_start(c, p, bt);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads) reduction(+ : shocked)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->team) reduction(+ : shocked)
         for (int part = 0; part < bt->parts; ++part)
             shocked += solve_batch(c, p, rb_seq_my_scratch(c), bt, part);
         solve_seam(c, p, bt);
@@ -572,7 +572,7 @@ void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
     int n = c->batch_count, next = 0, large_end = 0;
     while (large_end < n && c->batches[large_end].contact_count >= p->seq.large_batch)
         ++large_end;
-#pragma omp parallel num_threads(c->threads) reduction(+ : shocked)
+#pragma omp parallel num_threads(c->team) reduction(+ : shocked)
     {
         rb_seq_scratch *w = rb_seq_my_scratch(c);
         for (;;) {
@@ -591,7 +591,7 @@ void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
     c->seq_shock_batches = shocked;
     int unresolved = 0;
     float thr = p->seq.resolution_threshold;
-#pragma omp parallel for schedule(static) num_threads(c->threads) reduction(+ : unresolved)
+#pragma omp parallel for schedule(static) num_threads(c->team) reduction(+ : unresolved)
     for (int k = 0; k < c->seq_count; ++k) {
         const rb_seq_contact *q = &c->seq[k];
         float allowed = allowed_approach(q, p);

@@ -72,7 +72,7 @@ static rb_status build_split(rb_cpu_ctx *c)
         start[b] = start[b - 1];
     start[0] = 0;
 
-#pragma omp parallel for schedule(static) num_threads(c->threads)
+#pragma omp parallel for schedule(static) num_threads(c->team)
     for (int j = 0; j < n; ++j) {
         rb_contact_constraint *k = &c->constraints[j];
         float na = takes_impulses(s, k->body_a) ? (float)(start[k->body_a + 1] - start[k->body_a]) : 1.0f;
@@ -154,7 +154,7 @@ rb_status rb_cpu_solve_contacts_split(rb_backend_ctx *ctx, const rb_step_params 
     float threshold = p->restitution_threshold;
     int n = c->manifold_count;
     rb_scene *sc = c->scene;
-#pragma omp parallel num_threads(c->threads)
+#pragma omp parallel num_threads(c->team)
     {
         if (c->any_restitution) {
 #pragma omp for schedule(static)

@@ -42,6 +42,7 @@ typedef struct rb_seq_batch {
 typedef struct rb_cpu_ctx {
     rb_scene *scene;
     int threads;
+    int team;                  // threads the parallel loops use this step (<= threads; thread_team.c)
 
     // per shape, from update_bounds
     int shape_cap;

@@ -62,7 +62,7 @@ static void prepare_constraints(rb_cpu_ctx *c, float slop)
         c->constraints[j].first_point = first;
         first += c->manifolds[c->color_order[j]].m.count;
     }
-#pragma omp parallel for schedule(static) num_threads(c->threads)
+#pragma omp parallel for schedule(static) num_threads(c->team)
     for (int j = 0; j < n; ++j) {
         const rb_contact_manifold *m = &c->manifolds[c->color_order[j]];
         rb_contact_constraint *k = &c->constraints[j];

@@ -8,7 +8,7 @@ void rb_seq_wake_unsupported(rb_cpu_ctx *c)
 {
     rb_scene *s = c->scene;
     int n = s->body_slots;
-#pragma omp parallel for schedule(static) num_threads(c->threads)
+#pragma omp parallel for schedule(static) num_threads(c->team)
     for (int b = 0; b < n; ++b) {
         uint32_t f = s->body_flags[b];
         if ((f & RB_BODY_TYPE_MASK) != RB_BODY_DYNAMIC_T || (f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN) ||
@@ -52,7 +52,7 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
     float damp_thr2 = sequential ? p->seq.gravity_damping_threshold * p->seq.gravity_damping_threshold : -1.0f;
     float damped = 1.0f - p->seq.gravity_damping;
     int pose_saved = sequential || p->substep > 0;
-#pragma omp parallel for schedule(static) num_threads(c->threads) reduction(+ : frozen)
+#pragma omp parallel for schedule(static) num_threads(c->team) reduction(+ : frozen)
     for (int b = 0; b < n; ++b) {
         uint32_t f = s->body_flags[b];
         if ((f & RB_BODY_TYPE_MASK) != RB_BODY_DYNAMIC_T || !(f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN))
@@ -94,7 +94,7 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
     if (save && (!rb_cpu_reserve((void **)&c->step_start_pos, &c->step_start_pos_cap, n, sizeof *c->step_start_pos) ||
                  !rb_cpu_reserve((void **)&c->step_start_rot, &c->step_start_rot_cap, n, sizeof *c->step_start_rot)))
         return RB_ERR_OUT_OF_MEMORY;
-#pragma omp parallel for schedule(static) num_threads(c->threads) reduction(+ : frozen)
+#pragma omp parallel for schedule(static) num_threads(c->team) reduction(+ : frozen)
     for (int b = 0; b < n; ++b) {
         uint32_t f = s->body_flags[b];
         if (save) {

@@ -49,7 +49,7 @@ rb_status rb_cpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
 
     // per-body rest timers
     int awake = 0;
-#pragma omp parallel for schedule(static) num_threads(c->threads) reduction(+ : awake)
+#pragma omp parallel for schedule(static) num_threads(c->team) reduction(+ : awake)
     for (int b = 0; b < n; ++b) {
         if (!joins_islands(s, b))
             continue;

@@ -87,7 +87,7 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
     // pair_offset holds the cache index per pair first, then the compaction offsets
     match_cache(c);
     float margin = p->contact_margin;
-#pragma omp parallel for schedule(dynamic, 256) num_threads(c->threads)
+#pragma omp parallel for schedule(dynamic, 256) num_threads(c->team)
     for (int i = 0; i < n; ++i) {
         int a = c->pairs[i].shape_a, b = c->pairs[i].shape_b;
         rb_contact_manifold *m = &c->pair_scratch[i];
@@ -120,7 +120,7 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
         total += c->pair_scratch[i].m.count > 0;
         points += c->pair_scratch[i].m.count;
     }
-#pragma omp parallel for schedule(static) num_threads(c->threads)
+#pragma omp parallel for schedule(static) num_threads(c->team)
     for (int i = 0; i < n; ++i)
         if (c->pair_scratch[i].m.count > 0)
             c->manifolds[c->pair_offset[i]] = c->pair_scratch[i];

@@ -205,7 +205,7 @@ static void correct_group(rb_cpu_ctx *c, const pen_group *g, rb_seq_scratch *w, 
 static void correct_split_batch(rb_cpu_ctx *c, const rb_seq_batch *b, const pen_settings *st)
 {
     const int *contacts = &c->seq_batch_contacts[b->first_contact];
-#pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->team)
     for (int part = 0; part < b->parts; ++part) {
         pen_group g = {contacts, b->contact_count, part};
         correct_group(c, &g, rb_seq_my_scratch(c), st);
@@ -255,7 +255,7 @@ rb_status rb_seq_correct_penetrations(rb_backend_ctx *ctx, const rb_step_params 
     int n = c->batch_count, next = 0, large_end = 0;
     while (large_end < n && c->batches[large_end].contact_count >= p->seq.large_batch)
         ++large_end;
-#pragma omp parallel num_threads(c->threads)
+#pragma omp parallel num_threads(c->team)
     {
         rb_seq_scratch *w = rb_seq_my_scratch(c);
         for (;;) {
@@ -278,7 +278,7 @@ rb_status rb_seq_correct_penetrations(rb_backend_ctx *ctx, const rb_step_params 
         }
     }
     int uncorrected = 0;
-#pragma omp parallel for schedule(static) num_threads(c->threads) reduction(+ : uncorrected)
+#pragma omp parallel for schedule(static) num_threads(c->team) reduction(+ : uncorrected)
     for (int k = 0; k < c->seq_count; ++k)
         uncorrected += c->seq[k].separation < -st.threshold;
     c->seq_uncorrected = uncorrected;

@@ -47,6 +47,7 @@ const char *rb_solver_name(rb_solver solver)
     case RB_SOLVER_BATCHED: return "batched";
     case RB_SOLVER_SEQUENTIAL: return "sequential";
     case RB_SOLVER_SPLIT: return "split";
+    case RB_SOLVER_SOFT: return "soft";
     }
     return "unknown";
 }
@@ -55,13 +56,13 @@ rb_status rb_solver_from_name(const char *name, rb_solver *out)
 {
     if (!name || !out)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "rb_solver_from_name: name and out must not be NULL");
-    for (int i = RB_SOLVER_DEFAULT; i <= RB_SOLVER_SPLIT; ++i) {
+    for (int i = RB_SOLVER_DEFAULT; i <= RB_SOLVER_SOFT; ++i) {
         if (strcasecmp(name, rb_solver_name((rb_solver)i)) == 0) {
             *out = (rb_solver)i;
             return RB_OK;
         }
     }
-    return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "unknown solver '%s': expected batched, split, sequential or default", name);
+    return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "unknown solver '%s': expected batched, split, sequential, soft or default", name);
 }
 
 // ---- threads ----

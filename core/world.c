@@ -165,7 +165,7 @@ static rb_status validate_def(const rb_world_def *d)
     if (d->position_iterations < 0 || d->position_iterations > 1000)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "position_iterations must be in [0, 1000], got %d",
                               d->position_iterations);
-    if ((int)d->solver < RB_SOLVER_DEFAULT || (int)d->solver > RB_SOLVER_SPLIT)
+    if ((int)d->solver < RB_SOLVER_DEFAULT || (int)d->solver > RB_SOLVER_SOFT)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "unknown solver %d", (int)d->solver);
     if ((s = validate_sequential(&d->sequential)) != RB_OK)
         return s;
@@ -427,7 +427,7 @@ rb_status rb_world_set_solver(rb_world_id id, rb_solver solver)
         return s;
     rb_world_def d = w->settings;
     d.solver = solver == RB_SOLVER_DEFAULT ? default_solver(w->settings.backend) : solver;
-    if ((int)solver < RB_SOLVER_DEFAULT || (int)solver > RB_SOLVER_SPLIT)
+    if ((int)solver < RB_SOLVER_DEFAULT || (int)solver > RB_SOLVER_SOFT)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "unknown solver %d", (int)solver);
     if (!w->ops->supports_solver(w->backend, (int)d.solver))
         return rb_fail(w, RB_ERR_UNSUPPORTED, "backend '%s' does not implement the '%s' solver", w->ops->name,

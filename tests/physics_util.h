@@ -84,7 +84,7 @@ static inline double quat_angle_between(rb_quat q0, rb_quat q1)
 // Default world settings, one thread (the tests measure physics, not speed), optional sleep. The
 // backend is the CPU, or OpenCL / CUDA with RUBBLE_TEST_BACKEND=opencl / cuda (tests/meson.build runs
 // the physics tests that way too, in the opencl and cuda suites); the solver is the backend's default
-// (CPU: sequential), or batched with RUBBLE_TEST_SOLVER=batched (the cpu_batched suite).
+// (CPU: sequential), or the one RUBBLE_TEST_SOLVER names (batched, split, sequential, soft; the cpu_batched suite).
 static inline rb_world_def pu_world_def(bool sleep)
 {
     rb_world_def d = rb_default_world_def();
@@ -95,10 +95,8 @@ static inline rb_world_def pu_world_def(bool sleep)
         d.backend = RB_BACKEND_OPENCL;
     else if (backend && strcmp(backend, "cuda") == 0)
         d.backend = RB_BACKEND_CUDA;
-    if (solver && strcmp(solver, "batched") == 0)
-        d.solver = RB_SOLVER_BATCHED;
-    else if (solver && strcmp(solver, "sequential") == 0)
-        d.solver = RB_SOLVER_SEQUENTIAL;
+    if (solver && *solver && rb_solver_from_name(solver, &d.solver) != RB_OK)
+        fail_msg("RUBBLE_TEST_SOLVER=%s: %s", solver, rb_last_error(rb_null_world_id));
     d.threads = 1;
     d.enable_sleep = sleep;
     return d;
