@@ -14,7 +14,7 @@
 #include "scene.h"
 
 // Bumped whenever a struct below changes layout or a function changes meaning.
-#define RB_BACKEND_ABI_VERSION 3
+#define RB_BACKEND_ABI_VERSION 4
 
 typedef struct rb_backend_ctx rb_backend_ctx;
 
@@ -113,6 +113,12 @@ typedef struct rb_backend_ops {
     // Since ABI 2. What went wrong in the last failed call, as a sentence (device, reason, build
     // log), or "" / NULL: the core puts it into the world's error message. May be NULL.
     const char *(*last_error)(rb_backend_ctx *ctx);
+
+    // Since ABI 4. Called once around each rb_world_step (all substeps), before the upload and after
+    // the last kernel (not after a failed kernel); either may be NULL. The CPU backend sizes its
+    // thread team here.
+    void (*begin_step)(rb_backend_ctx *ctx);
+    void (*end_step)(rb_backend_ctx *ctx);
 } rb_backend_ops;
 
 typedef const rb_backend_ops *(*rb_backend_module_fn)(int abi_version);

@@ -160,6 +160,8 @@ rb_status rb_world_step(rb_world_id id)
                 rb_wake_body(w, b);
     }
 
+    if (w->ops->begin_step)
+        w->ops->begin_step(w->backend);
     if (w->scene.dirty && w->ops->upload) {
         double t0 = now_ms();
         s = w->ops->upload(w->backend);
@@ -186,6 +188,8 @@ rb_status rb_world_step(rb_world_id id)
             shock_batches += sub.shock_batches;
         }
     }
+    if (w->ops->end_step)
+        w->ops->end_step(w->backend);
     w->time += w->settings.time_step;
     rb_scene_clear_dirty(&w->scene);
     w->host_stale = w->ops->download != NULL;
