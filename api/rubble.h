@@ -154,7 +154,8 @@ typedef struct rb_sequential_def {
 typedef struct rb_world_def {
     rb_vec3 gravity;            ///< m/s², default (0, -9.81, 0)
     float time_step;            ///< s per rb_world_step(), default 1/60
-    int substeps;               ///< equal substeps per step; 0 (default) = the solver's choice (batched 1, sequential 3)
+    int substeps;               ///< equal substeps per step; 0 (default) = the solver's choice (batched 1,
+                                ///< sequential 3, soft 4)
     int iterations;             ///< velocity iterations per substep, default 10 (batched, split)
     int position_iterations;    ///< split-impulse position iterations per substep, default 4 (batched, split)
     rb_solver solver;           ///< default RB_SOLVER_DEFAULT: CPU sequential, OpenCL and CUDA batched
@@ -171,7 +172,10 @@ typedef struct rb_world_def {
     float linear_sleep_tolerance;  ///< m/s, default 0.05 (island sleeping: batched, split; sequential sleeps
                                    ///< body by body, see rb_sequential_def.sleep_threshold)
     float angular_sleep_tolerance; ///< rad/s, default 2°/s = 0.0349 (batched, split)
-    float time_to_sleep;        ///< s at rest before an island sleeps, default 0.5 (batched, split)
+    float time_to_sleep;        ///< s at rest before an island sleeps, default 0.5 (batched, split, soft)
+    float contact_hertz;        ///< soft: contact stiffness, Hz; 0 (default): min(30, substep rate / 4);
+                                ///< contacts with a static body take twice this (docs/solver.md)
+    float contact_damping_ratio;///< soft: damping ratio of the contact's position correction, default 10
     int body_capacity;          ///< initial capacity hint, default 0
     int shape_capacity;         ///< initial capacity hint, default 0
     uint32_t internal_value;    ///< set by rb_default_world_def(); do not touch

@@ -160,6 +160,13 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->scratch);
     free(c->color_order);
     free(c->constraint_color);
+    free(c->shock_level);
+    free(c->shock_carry_start);
+    free(c->shock_carry);
+    free(c->shock_order);
+    free(c->shock_level_start);
+    free(c->shock_support_start);
+    free(c->shock_supports);
     rb_cpu_split_free(c->split);
     free(ctx);
 }
@@ -182,7 +189,8 @@ static const char *cpu_device_name(rb_backend_ctx *ctx) { return ((rb_cpu_backen
 static int cpu_supports_solver(rb_backend_ctx *ctx, int solver)
 {
     (void)ctx;
-    return solver == RB_SOLVER_BATCHED || solver == RB_SOLVER_SEQUENTIAL || solver == RB_SOLVER_SPLIT;
+    return solver == RB_SOLVER_BATCHED || solver == RB_SOLVER_SEQUENTIAL || solver == RB_SOLVER_SPLIT ||
+           solver == RB_SOLVER_SOFT;
 }
 
 // The scene is stepped in place, so there is nothing to copy; but a shape slot that changed (destroyed,

@@ -102,6 +102,8 @@ rb_status rb_cpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p)
     if (p->solver == RB_SOLVER_SPLIT)
         return rb_cpu_solve_contacts_split(ctx, p);
     rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    if (p->solver == RB_SOLVER_SOFT)
+        return rb_cpu_solve_soft(c, p);
     if (p->solver == RB_SOLVER_SEQUENTIAL) {
         rb_seq_solve(c, p);
         return RB_OK;

@@ -127,6 +127,16 @@ typedef struct rb_cpu_ctx {
     int frozen_last_step;
     int awake_bodies;
 
+    // soft solver: shock-propagation levels (shock_levels.c)
+    int *shock_level, shock_level_cap;               // per body, -1: not carried by anything fixed
+    int *shock_carry_start, shock_carry_start_cap;   // scratch: CSR of what each body carries
+    int *shock_carry, shock_carry_cap;
+    int *shock_order, shock_order_cap;               // levelled bodies, level by level
+    int *shock_level_start, shock_level_start_cap;   // level l+1: shock_order[start[l] .. start[l+1])
+    int *shock_support_start, shock_support_start_cap; // per shock_order entry: its supports
+    int *shock_supports, shock_supports_cap;         // constraint * 2 + (A is the supporting body)
+    int shock_levels, shock_bodies;
+
     struct rb_split_state *split; // the split solver's scratch (contact_solver_split.c), NULL until used
 } rb_cpu_ctx;
 
@@ -142,6 +152,10 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
 rb_status rb_cpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p);
+// Shock-propagation levels of this step's constraints (soft solver).
+rb_status rb_cpu_build_shock_levels(rb_cpu_ctx *c, rb_float3 gravity);
+// The soft solver's pass p->stage (contact_solver_soft.c).
+rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p);
 // Copies the constraints' impulses back to the manifolds (read-back and next step's warm start).
 void rb_cpu_store_impulses(rb_cpu_ctx *c, float inv_h, float slop);
 

@@ -51,6 +51,22 @@ int rb_cpu_wake_marked_groups(rb_cpu_ctx *c)
     return woke;
 }
 
+// A body as the solver sees it: static bodies have no velocity, only dynamic ones have mass.
+static rb_solver_body solver_body(const rb_cpu_ctx *c, int b, int is_static, int dynamic)
+{
+    const rb_scene *s = c->scene;
+    rb_solver_body r;
+    rb_float3 zero = rb_f3(0.0f, 0.0f, 0.0f);
+    r.p = rb_xyz(s->body_pos[b]);
+    r.q = s->body_rot[b];
+    r.v = is_static ? zero : rb_xyz(s->body_lin_vel[b]);
+    r.w = is_static ? zero : rb_xyz(s->body_ang_vel[b]);
+    r.inv_mass = dynamic ? s->body_inv_inertia_diag[b].w : 0.0f;
+    r.inv_inertia = c->inv_inertia_world[b];
+    r.is_static = is_static;
+    return r;
+}
+
 // Constraint j is built from manifold color_order[j]: constraints and their points lie in memory in
 // the order the sweeps visit them.
 static void prepare_constraints(rb_cpu_ctx *c, float slop)
@@ -77,15 +93,9 @@ static void prepare_constraints(rb_cpu_ctx *c, float slop)
             warm[i].normal = m->normal_impulse[i];
             warm[i].carried_impact = m->carried_impact[i];
         }
-        rb_float3 zero = rb_f3(0.0f, 0.0f, 0.0f);
-        rb_float3 va = k->body_a >= 0 ? rb_xyz(s->body_lin_vel[a]) : zero;
-        rb_float3 wa = k->body_a >= 0 ? rb_xyz(s->body_ang_vel[a]) : zero;
-        rb_float3 vb = k->body_b >= 0 ? rb_xyz(s->body_lin_vel[b]) : zero;
-        rb_float3 wb = k->body_b >= 0 ? rb_xyz(s->body_ang_vel[b]) : zero;
-        rb_contact_prepare(k, &c->points[k->first_point], &m->m, m->friction, m->restitution, slop, warm,
-                           rb_xyz(s->body_pos[a]), va, wa, dyn_a ? s->body_inv_inertia_diag[a].w : 0.0f,
-                           c->inv_inertia_world[a], rb_xyz(s->body_pos[b]), vb, wb,
-                           dyn_b ? s->body_inv_inertia_diag[b].w : 0.0f, c->inv_inertia_world[b]);
+        rb_solver_body A = solver_body(c, a, k->body_a < 0, dyn_a), B = solver_body(c, b, k->body_b < 0, dyn_b);
+        rb_contact_material mat = {m->friction, m->static_friction, m->restitution};
+        rb_contact_prepare(k, &c->points[k->first_point], &m->m, mat, slop, warm, &A, &B);
     }
 }
 
@@ -162,5 +172,7 @@ rb_status rb_cpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
     c->any_restitution = 0;
     for (int i = 0; i < c->manifold_count; ++i)
         c->any_restitution |= c->manifolds[i].restitution > 0.0f;
+    if (p->solver == RB_SOLVER_SOFT)
+        return rb_cpu_build_shock_levels(c, p->gravity);
     return RB_OK;
 }

@@ -109,9 +109,9 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
         rb_float3 new_pos = pos;
         rb_float4 new_q = q;
         // positions move with the real velocity plus this substep's split-impulse correction (batched
-        // and split; the sequential solver corrects positions itself)
+        // and split; the sequential solver corrects positions itself, the soft one through velocities)
         rb_float3 pv = v, pw = w;
-        if (p->solver != RB_SOLVER_SEQUENTIAL) {
+        if (p->solver == RB_SOLVER_BATCHED || p->solver == RB_SOLVER_SPLIT) {
             pv = rb_add(v, rb_xyz(c->pseudo_lin_vel[b]));
             pw = rb_add(w, rb_xyz(c->pseudo_ang_vel[b]));
         }

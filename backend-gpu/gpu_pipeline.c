@@ -385,7 +385,7 @@ rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(go(&a, 1, "build_batches"));
     a = kbegin(c, K_PREPARE);
     ai(&a, nm), af(&a, p->linear_slop), am(&a, &c->manifolds), am(&a, &c->color_order), am(&a, &c->first_point),
-        am(&a, &c->flags), am(&a, &c->pos), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->inv_diag),
+        am(&a, &c->flags), am(&a, &c->pos), am(&a, &c->rot), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->inv_diag),
         am(&a, &c->inv_inertia_world), am(&a, &c->cons), am(&a, &c->points);
     TRY(go(&a, (size_t)nm, "build_batches"));
     TRY(c->dev->read(c, c->color_start.mem, 0, sizeof c->color_start_host, c->color_start_host,

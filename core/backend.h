@@ -37,8 +37,15 @@ typedef struct rb_step_params {
     float time_to_sleep;
     int substep;                 // 0 .. substeps-1
     int substeps;
+    int stage;                   // soft solver: which pass solve_contacts runs (rb_solve_stage)
+    float contact_hertz;         // soft solver, resolved for the substep (> 0)
+    float contact_damping_ratio;
     rb_sequential_def seq;       // sequential solver, every automatic value resolved for this substep
 } rb_step_params;
+
+// The soft solver's passes (core/step.c step_soft): each substep solves with the position bias, moves
+// the bodies, then relaxes; after the last substep come restitution and the impulses' store.
+typedef enum rb_solve_stage { RB_STAGE_SOLVE = 0, RB_STAGE_RELAX, RB_STAGE_FINISH } rb_solve_stage;
 
 typedef struct rb_pair {
     int shape_a; // shape_a < shape_b

@@ -70,6 +70,10 @@ static rb_step_params resolve_params(const rb_world *w)
     p.time_to_sleep = d->time_to_sleep;
     p.substeps = substeps;
     p.seq = resolve_sequential(&d->sequential, p.gravity, p.dt);
+    // Box2D v3's choice: 30 Hz, but at most a quarter of the substep rate, where the soft constraint's
+    // discrete form stays close to the spring it models
+    p.contact_hertz = d->contact_hertz > 0.0f ? d->contact_hertz : rb_minf(30.0f, 0.25f * p.inv_dt);
+    p.contact_damping_ratio = d->contact_damping_ratio;
     return p;
 }
 
@@ -114,6 +118,41 @@ static rb_status substep_sequential(rb_world *w, const rb_step_params *p, rb_pro
         (s = run_phase(w, o->update_sleep, p, &prof->sleep, "update_sleep")) != RB_OK)
         return s;
     return RB_OK;
+}
+
+// The soft step (Box2D v3): contacts found once per frame, then per substep the velocity update, one
+// solve with the soft position bias, the position update and one relax pass without bias; restitution
+// and the impulses' store close the frame. Sleeping is judged once per frame.
+static rb_status step_soft(rb_world *w, rb_step_params *p, rb_profile *prof, int *frozen)
+{
+    const rb_backend_ops *o = w->ops;
+    rb_status s;
+    p->substep = 0;
+    if ((s = run_phase(w, o->update_bounds, p, &prof->bounds, "update_bounds")) != RB_OK ||
+        (s = run_phase(w, o->find_pairs, p, &prof->broad, "find_pairs")) != RB_OK ||
+        (s = run_phase(w, o->collide, p, &prof->narrow, "collide")) != RB_OK ||
+        (s = run_phase(w, o->build_batches, p, &prof->batches, "build_batches")) != RB_OK)
+        return s;
+    for (int i = 0; i < p->substeps; ++i) {
+        p->substep = i;
+        p->stage = RB_STAGE_SOLVE;
+        if ((s = run_phase(w, o->integrate_velocities, p, &prof->integrate, "integrate_velocities")) != RB_OK ||
+            (s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK ||
+            (s = run_phase(w, o->integrate_positions, p, &prof->integrate, "integrate_positions")) != RB_OK)
+            return s;
+        p->stage = RB_STAGE_RELAX;
+        if ((s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK)
+            return s;
+        *frozen += o->frozen_in_last_step ? o->frozen_in_last_step(w->backend) : 0;
+    }
+    p->stage = RB_STAGE_FINISH;
+    if ((s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK)
+        return s;
+    // the sleep timers count whole frames
+    rb_step_params frame = *p;
+    frame.dt = w->settings.time_step;
+    frame.inv_dt = 1.0f / frame.dt;
+    return run_phase(w, o->update_sleep, &frame, &prof->sleep, "update_sleep");
 }
 
 static rb_status substep(rb_world *w, const rb_step_params *p, rb_profile *prof)
@@ -175,7 +214,9 @@ rb_status rb_world_step(rb_world_id id)
 
     rb_step_params p = resolve_params(w);
     int frozen = 0, resolutions = 0, shock_batches = 0;
-    for (int i = 0; i < p.substeps; ++i) {
+    if (p.solver == RB_SOLVER_SOFT && (s = step_soft(w, &p, &prof, &frozen)) != RB_OK)
+        return s;
+    for (int i = 0; i < p.substeps && p.solver != RB_SOLVER_SOFT; ++i) {
         p.substep = i;
         if ((s = substep(w, &p, &prof)) != RB_OK)
             return s;

@@ -58,6 +58,8 @@ rb_world_def rb_default_world_def(void)
     d.linear_sleep_tolerance = 0.05f;
     d.angular_sleep_tolerance = 2.0f * RB_PI / 180.0f;
     d.time_to_sleep = 0.5f;
+    d.contact_hertz = 0.0f; // the solver's choice (core/step.c)
+    d.contact_damping_ratio = 10.0f;
     d.internal_value = RB_DEF_COOKIE;
     return d;
 }
@@ -176,6 +178,9 @@ static rb_status validate_def(const rb_world_def *d)
     if (!(d->position_correction >= 0.0f && d->position_correction <= 1.0f))
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "position_correction must be in [0, 1], got %g",
                               d->position_correction);
+    if ((s = check_non_negative("contact_hertz", d->contact_hertz)) != RB_OK ||
+        (s = check_non_negative("contact_damping_ratio", d->contact_damping_ratio)) != RB_OK)
+        return s;
     if ((s = check_non_negative("max_push_velocity", d->max_push_velocity)) != RB_OK ||
         (s = check_non_negative("contact_margin", d->contact_margin)) != RB_OK ||
         (s = check_non_negative("linear_slop", d->linear_slop)) != RB_OK ||
@@ -320,7 +325,8 @@ int rb_effective_substeps(const rb_world_def *d)
     if (d->substeps > 0)
         return d->substeps;
     // at least 180 steps per second for the sequential solver (seed 001 §5.6); see docs/solver-sequential.md
-    return d->solver == RB_SOLVER_SEQUENTIAL ? 3 : 1;
+    // soft: Box2D v3's 4 substeps of one solve and one relax pass (docs/solver.md)
+    return d->solver == RB_SOLVER_SEQUENTIAL ? 3 : d->solver == RB_SOLVER_SOFT ? 4 : 1;
 }
 
 rb_status rb_world_get_info(rb_world_id id, rb_world_info *out)

@@ -95,7 +95,7 @@ RB_KERNEL void rb_color_serial(int nm, RB_GLOBAL const rb_contact_manifold *m, R
 // Constraint j from manifold color_order[j] (backend-cpu/graph_color.c prepare_constraints).
 RB_KERNEL void rb_prepare_constraints(int nm, float slop, RB_GLOBAL const rb_contact_manifold *m,
                                      RB_GLOBAL const int *color_order, RB_GLOBAL const int *first_point,
-                                     RB_GLOBAL const uint *flags, RB_GLOBAL const rb_float4 *pos,
+                                     RB_GLOBAL const uint *flags, RB_GLOBAL const rb_float4 *pos, RB_GLOBAL const rb_float4 *rot,
                                      RB_GLOBAL const rb_float4 *lin_vel, RB_GLOBAL const rb_float4 *ang_vel,
                                      RB_GLOBAL const rb_float4 *inv_diag, RB_GLOBAL const rb_mat3 *inv_inertia_world,
                                      RB_GLOBAL rb_contact_constraint *cons, RB_GLOBAL rb_contact_point *points)
@@ -117,15 +117,28 @@ RB_KERNEL void rb_prepare_constraints(int nm, float slop, RB_GLOBAL const rb_con
         warm[i].carried_impact = mf.carried_impact[i];
     }
     rb_float3 zero = rb_f3(0.0f, 0.0f, 0.0f);
-    rb_float3 va = k.body_a >= 0 ? rb_xyz(lin_vel[a]) : zero;
-    rb_float3 wa = k.body_a >= 0 ? rb_xyz(ang_vel[a]) : zero;
-    rb_float3 vb = k.body_b >= 0 ? rb_xyz(lin_vel[b]) : zero;
-    rb_float3 wb = k.body_b >= 0 ? rb_xyz(ang_vel[b]) : zero;
+    rb_solver_body A, B;
+    A.p = rb_xyz(pos[a]);
+    A.q = rot[a];
+    A.v = k.body_a >= 0 ? rb_xyz(lin_vel[a]) : zero;
+    A.w = k.body_a >= 0 ? rb_xyz(ang_vel[a]) : zero;
+    A.inv_mass = dyn_a ? inv_diag[a].w : 0.0f;
+    A.inv_inertia = inv_inertia_world[a];
+    A.is_static = k.body_a < 0;
+    B.p = rb_xyz(pos[b]);
+    B.q = rot[b];
+    B.v = k.body_b >= 0 ? rb_xyz(lin_vel[b]) : zero;
+    B.w = k.body_b >= 0 ? rb_xyz(ang_vel[b]) : zero;
+    B.inv_mass = dyn_b ? inv_diag[b].w : 0.0f;
+    B.inv_inertia = inv_inertia_world[b];
+    B.is_static = k.body_b < 0;
     rb_contact_point pts[RB_MAX_MANIFOLD_POINTS];
     rb_manifold man = mf.m;
-    rb_contact_prepare(&k, pts, &man, mf.friction, mf.restitution, slop, warm, rb_xyz(pos[a]), va, wa,
-                       dyn_a ? inv_diag[a].w : 0.0f, inv_inertia_world[a], rb_xyz(pos[b]), vb, wb,
-                       dyn_b ? inv_diag[b].w : 0.0f, inv_inertia_world[b]);
+    rb_contact_material mat;
+    mat.friction = mf.friction;
+    mat.static_friction = mf.static_friction;
+    mat.restitution = mf.restitution;
+    rb_contact_prepare(&k, pts, &man, mat, slop, warm, &A, &B);
     cons[j] = k;
     for (int i = 0; i < mf.m.count; ++i)
         points[k.first_point + i] = pts[i];

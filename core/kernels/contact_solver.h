@@ -43,6 +43,9 @@ typedef struct rb_contact_point {
     float carried_impact;      // impact speed (> 0) carried from last step's speculative stop, or 0
     float max_normal_impulse;  // largest normal impulse seen this step (0 = never touched)
     float position_impulse;    // accumulated split impulse of this substep
+    float friction;            // friction coefficient of this point for this step: static while it sticks
+    rb_float3 local_a, local_b; // the point in each body's frame (a static body: world), for the current
+                               // separation of the soft solver (rb_contact_separation)
 } rb_contact_point;
 
 // The points of a constraint live in a separate array (`first_point`, `count`), so a one-point sphere
@@ -51,7 +54,8 @@ typedef struct rb_contact_constraint {
     int body_a, body_b;        // body slots; -1 = static (no velocity)
     float inv_mass_a, inv_mass_b;
     rb_float3 normal;
-    float friction, restitution;
+    float friction, restitution; // kinetic friction
+    float static_friction;     // >= friction: the limit of a point that does not slip
     int count;
     int first_point;
     int penetrating;           // some point is deeper than the slop: the position pass has work
@@ -66,6 +70,24 @@ typedef struct rb_contact_warm {
 
 // Slip speed (m/s) above which a point's friction directions follow its slip velocity.
 #define RB_SLIP_SPEED 1e-3f
+
+// A body as the solver prepares a constraint: centre of mass, orientation, velocities, inverse mass and
+// world inverse inertia (zero for static and kinematic bodies), and whether it has no velocity slot
+// (static: its anchor is kept in world space).
+typedef struct rb_solver_body {
+    rb_float3 p, v, w;
+    rb_float4 q;
+    float inv_mass;
+    rb_mat3 inv_inertia;
+    int is_static;
+} rb_solver_body;
+
+// The combined material of a manifold.
+typedef struct rb_contact_material {
+    float friction;          // kinetic
+    float static_friction;   // >= friction
+    float restitution;
+} rb_contact_material;
 
 // What the solve passes need besides the constraint.
 typedef struct rb_solve_settings {
@@ -105,19 +127,34 @@ RB_FN void rb_contact_row_apply(const rb_contact_row *r, rb_float3 d, float lamb
     *wb = rb_mad(*wb, lambda, r->ib_x);
 }
 
-// Builds the constraint of one manifold from what its points kept from last step (`warm`). Body
-// A/B: centre of mass, velocities, inverse mass and world inverse inertia (zero for static and
-// kinematic bodies).
-RB_FN void rb_contact_prepare(rb_contact_constraint *c, rb_contact_point *pts, const rb_manifold *m, float friction,
-                              float restitution, float slop, const rb_contact_warm *warm, rb_float3 pa, rb_float3 va,
-                              rb_float3 wa, float ima, rb_mat3 iia, rb_float3 pb, rb_float3 vb, rb_float3 wb, float imb,
-                              rb_mat3 iib)
+// The same for one body only (the other held fixed): side_b 1 moves B, 0 moves A.
+RB_FN void rb_contact_row_apply_one_side(const rb_contact_row *r, rb_float3 d, float lambda, float im, int side_b,
+                                         rb_float3 *va, rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
 {
-    c->inv_mass_a = ima;
-    c->inv_mass_b = imb;
+    if (side_b) {
+        *vb = rb_mad(*vb, im * lambda, d);
+        *wb = rb_mad(*wb, lambda, r->ib_x);
+    } else {
+        *va = rb_mad(*va, -im * lambda, d);
+        *wa = rb_mad(*wa, -lambda, r->ia_x);
+    }
+}
+
+// Builds the constraint of one manifold from what its points kept from last step (`warm`).
+//
+// Static friction: a point that does not slip at the start of the step (slower than RB_SLIP_SPEED) is
+// held by the static coefficient, a slipping one by the kinetic; the choice is made once per step, so
+// a body that breaks loose slides on with mu_k from the next step.
+RB_FN void rb_contact_prepare(rb_contact_constraint *c, rb_contact_point *pts, const rb_manifold *m,
+                              rb_contact_material mat, float slop, const rb_contact_warm *warm,
+                              const rb_solver_body *A, const rb_solver_body *B)
+{
+    c->inv_mass_a = A->inv_mass;
+    c->inv_mass_b = B->inv_mass;
     c->normal = m->normal;
-    c->friction = friction;
-    c->restitution = restitution;
+    c->friction = mat.friction;
+    c->static_friction = rb_maxf(mat.static_friction, mat.friction);
+    c->restitution = mat.restitution;
     c->count = m->count;
     c->penetrating = 0;
     rb_float3 n = m->normal, g1, g2;
@@ -125,29 +162,35 @@ RB_FN void rb_contact_prepare(rb_contact_constraint *c, rb_contact_point *pts, c
     for (int i = 0; i < m->count; ++i) {
         rb_contact_point *p = &pts[i];
         rb_float3 x = m->points[i].point;
-        rb_float3 ra = rb_sub(x, pa); // from each centre of mass to the point
-        rb_float3 rb = rb_sub(x, pb);
+        rb_float3 ra = rb_sub(x, A->p); // from each centre of mass to the point
+        rb_float3 rb = rb_sub(x, B->p);
         // slip velocity of B relative to A at the point, in the tangent plane
-        rb_float3 dv = rb_sub(rb_add(vb, rb_cross(wb, rb)), rb_add(va, rb_cross(wa, ra)));
+        rb_float3 dv = rb_sub(rb_add(B->v, rb_cross(B->w, rb)), rb_add(A->v, rb_cross(A->w, ra)));
         rb_float3 slip = rb_mad(dv, -rb_dot(dv, n), n);
         float slip_len = rb_len(slip);
         if (slip_len > RB_SLIP_SPEED) {
             p->tangent1 = rb_scale(slip, 1.0f / slip_len);
             p->tangent2 = rb_cross(n, p->tangent1);
+            p->friction = c->friction;
         } else {
             p->tangent1 = g1;
             p->tangent2 = g2;
+            p->friction = c->static_friction;
         }
-        p->n = rb_contact_make_row(ra, rb, n, ima, imb, iia, iib, warm[i].normal);
-        p->t1 = rb_contact_make_row(ra, rb, p->tangent1, ima, imb, iia, iib, rb_dot(warm[i].friction, p->tangent1));
-        p->t2 = rb_contact_make_row(ra, rb, p->tangent2, ima, imb, iia, iib, rb_dot(warm[i].friction, p->tangent2));
+        p->n = rb_contact_make_row(ra, rb, n, A->inv_mass, B->inv_mass, A->inv_inertia, B->inv_inertia, warm[i].normal);
+        p->t1 = rb_contact_make_row(ra, rb, p->tangent1, A->inv_mass, B->inv_mass, A->inv_inertia, B->inv_inertia,
+                                    rb_dot(warm[i].friction, p->tangent1));
+        p->t2 = rb_contact_make_row(ra, rb, p->tangent2, A->inv_mass, B->inv_mass, A->inv_inertia, B->inv_inertia,
+                                    rb_dot(warm[i].friction, p->tangent2));
         p->separation = m->points[i].separation;
         c->penetrating |= p->separation < -slop;
         p->position_impulse = 0.0f;
-        p->relative_velocity = rb_contact_row_velocity(&p->n, n, va, wa, vb, wb);
+        p->relative_velocity = rb_contact_row_velocity(&p->n, n, A->v, A->w, B->v, B->w);
         p->velocity_after_forces = p->relative_velocity;
         p->carried_impact = warm[i].carried_impact;
         p->max_normal_impulse = 0.0f;
+        p->local_a = A->is_static ? x : rb_inv_rotate(A->q, ra);
+        p->local_b = B->is_static ? x : rb_inv_rotate(B->q, rb);
     }
 }
 
@@ -178,6 +221,33 @@ RB_FN void rb_contact_warm_start(const rb_contact_constraint *c, const rb_contac
     }
 }
 
+// The friction rows of every point, after the normal rows: the Coulomb cone |(f1, f2)| <= mu N with the
+// point's coefficient (static while it sticks) and its accumulated normal impulse.
+RB_FN void rb_contact_solve_friction(const rb_contact_constraint *c, rb_contact_point *pts, rb_float3 *va,
+                                     rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
+{
+    float ima = c->inv_mass_a, imb = c->inv_mass_b;
+    for (int i = 0; i < c->count; ++i) {
+        rb_contact_point *p = &pts[i];
+        float limit = p->friction * p->n.impulse;
+        float v1 = rb_contact_row_velocity(&p->t1, p->tangent1, *va, *wa, *vb, *wb);
+        float v2 = rb_contact_row_velocity(&p->t2, p->tangent2, *va, *wa, *vb, *wb);
+        float new1 = p->t1.impulse - p->t1.mass * v1;
+        float new2 = p->t2.impulse - p->t2.mass * v2;
+        float len2 = new1 * new1 + new2 * new2;
+        if (len2 > limit * limit) {
+            float scale = limit / rb_sqrtf(len2);
+            new1 *= scale;
+            new2 *= scale;
+        }
+        float d1 = new1 - p->t1.impulse, d2 = new2 - p->t2.impulse;
+        p->t1.impulse = new1;
+        p->t2.impulse = new2;
+        rb_contact_row_apply(&p->t1, p->tangent1, d1, ima, imb, va, wa, vb, wb);
+        rb_contact_row_apply(&p->t2, p->tangent2, d2, ima, imb, va, wa, vb, wb);
+    }
+}
+
 // One projected Gauss-Seidel pass over the block's velocities: normal rows, then friction.
 // A speculative point (separation > 0) lets the bodies approach by at most the gap in one substep;
 // a touching or penetrating point stops the approach. Penetration itself is left to the position pass.
@@ -196,26 +266,7 @@ RB_FN void rb_contact_solve(const rb_contact_constraint *c, rb_contact_point *pt
         p->max_normal_impulse = rb_maxf(p->max_normal_impulse, total);
         rb_contact_row_apply(&p->n, c->normal, lambda, ima, imb, va, wa, vb, wb);
     }
-    for (int i = 0; i < c->count; ++i) {
-        rb_contact_point *p = &pts[i];
-        float limit = c->friction * p->n.impulse;
-        float v1 = rb_contact_row_velocity(&p->t1, p->tangent1, *va, *wa, *vb, *wb);
-        float v2 = rb_contact_row_velocity(&p->t2, p->tangent2, *va, *wa, *vb, *wb);
-        float new1 = p->t1.impulse - p->t1.mass * v1;
-        float new2 = p->t2.impulse - p->t2.mass * v2;
-        // Coulomb cone |(new1, new2)| <= mu * normal impulse
-        float len2 = new1 * new1 + new2 * new2;
-        if (len2 > limit * limit) {
-            float scale = limit / rb_sqrtf(len2);
-            new1 *= scale;
-            new2 *= scale;
-        }
-        float d1 = new1 - p->t1.impulse, d2 = new2 - p->t2.impulse;
-        p->t1.impulse = new1;
-        p->t2.impulse = new2;
-        rb_contact_row_apply(&p->t1, p->tangent1, d1, ima, imb, va, wa, vb, wb);
-        rb_contact_row_apply(&p->t2, p->tangent2, d2, ima, imb, va, wa, vb, wb);
-    }
+    rb_contact_solve_friction(c, pts, va, wa, vb, wb);
 }
 
 // One pass of the split-impulse position correction on pseudo velocities (pva, pwa, pvb, pwb): drives

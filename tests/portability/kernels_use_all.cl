@@ -5,6 +5,7 @@
 #include "contact_sequential.h"
 #include "contact_persistence.h"
 #include "contact_solver.h"
+#include "contact_soft.h"
 #include "contact_solver_split.h"
 #include "integrate.h"
 #include "mass_properties.h"
@@ -18,7 +19,12 @@ __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   rb_integrate_velocity(&v, &w, rb_f3(0,-9.81f,0), 1.0f, rb_mat3_diag(rb_f3(1,1,1)), rb_mat3_diag(rb_f3(1,2,3)), a[3], v, w, a[4], 0.016f);
   rb_contact_constraint c; rb_contact_point pts[4]; rb_contact_warm warm[4];
   for (int j = 0; j < 4; ++j) { warm[j].friction = v; warm[j].normal = 0.0f; warm[j].carried_impact = 0.0f; }
-  rb_contact_prepare(&c, pts, &m, 0.6f, 0.0f, 0.0005f, warm, v, v, w, 1.0f, rb_mat3_zero(), w, v, w, 1.0f, rb_mat3_zero());
+  rb_solver_body sba; sba.p = v; sba.q = a[5]; sba.v = v; sba.w = w; sba.inv_mass = 1.0f; sba.inv_inertia = rb_mat3_zero(); sba.is_static = 0;
+  rb_contact_material mat; mat.friction = 0.6f; mat.static_friction = 0.8f; mat.restitution = 0.0f;
+  rb_contact_prepare(&c, pts, &m, mat, 0.0005f, warm, &sba, &sba);
+  rb_soft_settings sst; sst.inv_h = 240.0f; sst.max_push = 3.0f; sst.slop = 0.0f;
+  sst.soft = rb_make_softness(30.0f, 10.0f, 1.0f / 240.0f, 0.0f); sst.soft_static = sst.soft;
+  rb_contact_solve_soft(&c, pts, &sst, 1, v, a[5], w, a[6], &v, &w, &v, &w);
   rb_solve_settings st; st.inv_h = 60.0f; st.bias_factor = 0.2f; st.slop = 0.0005f; st.max_push = 3.0f;
   rb_contact_solve(&c, pts, st, &v, &w, &v, &w); rb_contact_solve_position(&c, pts, st, &v, &w, &v, &w);
   rb_contact_restitution(&c, pts, 1.0f, 0.0005f, &v, &w, &v, &w);

@@ -1,0 +1,149 @@
+// The soft solver's passes over the colour batches (core/step.c step_soft calls them in order): per
+// substep a solve with the soft position bias (after the warm start) and a relax pass without it; at
+// the end of the frame restitution and the impulses' store. The row code is core/kernels/contact_soft.h.
+//
+// As in the batched solver, a colour holds no dynamic body twice, so its manifolds are solved in
+// parallel without races and the result does not depend on the thread count.
+#include <stdlib.h>
+#include "cpu_context.h"
+#include "kernels/contact_soft.h"
+
+enum { OP_SOLVE, OP_RELAX, OP_WARM_START, OP_RESTITUTION };
+
+typedef struct soft_pass {
+    rb_soft_settings st;
+    float restitution_threshold;
+    float slop;
+} soft_pass;
+
+static void apply(rb_cpu_ctx *c, rb_contact_constraint *k, int op, const soft_pass *sp)
+{
+    rb_scene *s = c->scene;
+    rb_float4 *lin = s->body_lin_vel, *ang = s->body_ang_vel;
+    int a = k->body_a, b = k->body_b;
+    rb_float3 zero = rb_f3(0.0f, 0.0f, 0.0f);
+    rb_float3 va = a >= 0 ? rb_xyz(lin[a]) : zero, wa = a >= 0 ? rb_xyz(ang[a]) : zero;
+    rb_float3 vb = b >= 0 ? rb_xyz(lin[b]) : zero, wb = b >= 0 ? rb_xyz(ang[b]) : zero;
+    rb_contact_point *pts = &c->points[k->first_point];
+    switch (op) {
+    case OP_SOLVE:
+    case OP_RELAX: {
+        rb_float3 pa = a >= 0 ? rb_xyz(s->body_pos[a]) : zero, pb = b >= 0 ? rb_xyz(s->body_pos[b]) : zero;
+        rb_float4 qa = a >= 0 ? s->body_rot[a] : rb_f4(0.0f, 0.0f, 0.0f, 1.0f);
+        rb_float4 qb = b >= 0 ? s->body_rot[b] : rb_f4(0.0f, 0.0f, 0.0f, 1.0f);
+        rb_contact_solve_soft(k, pts, &sp->st, op == OP_SOLVE, pa, qa, pb, qb, &va, &wa, &vb, &wb);
+        break;
+    }
+    case OP_WARM_START: rb_contact_warm_start(k, pts, &va, &wa, &vb, &wb); break;
+    case OP_RESTITUTION:
+        rb_contact_restitution(k, pts, sp->restitution_threshold, sp->slop, &va, &wa, &vb, &wb);
+        break;
+    }
+    // only dynamic bodies take impulses; kinematic and frozen ones are read-only
+    const uint32_t mask = RB_BODY_TYPE_MASK | RB_BODY_FROZEN;
+    if (a >= 0 && (s->body_flags[a] & mask) == RB_BODY_DYNAMIC_T) {
+        lin[a] = rb_f4_from3(va, 0.0f);
+        ang[a] = rb_f4_from3(wa, 0.0f);
+    }
+    if (b >= 0 && (s->body_flags[b] & mask) == RB_BODY_DYNAMIC_T) {
+        lin[b] = rb_f4_from3(vb, 0.0f);
+        ang[b] = rb_f4_from3(wb, 0.0f);
+    }
+}
+
+// The supported body of constraint j against its fixed support (fixed_a: A supports).
+static void apply_shock(rb_cpu_ctx *c, int j, int fixed_a, int use_bias, const soft_pass *sp)
+{
+    rb_scene *s = c->scene;
+    rb_contact_constraint *k = &c->constraints[j];
+    rb_float4 *lin = s->body_lin_vel, *ang = s->body_ang_vel;
+    int a = k->body_a, b = k->body_b;
+    rb_float3 zero = rb_f3(0.0f, 0.0f, 0.0f);
+    rb_float4 id = rb_f4(0.0f, 0.0f, 0.0f, 1.0f);
+    rb_float3 va = a >= 0 ? rb_xyz(lin[a]) : zero, wa = a >= 0 ? rb_xyz(ang[a]) : zero;
+    rb_float3 vb = b >= 0 ? rb_xyz(lin[b]) : zero, wb = b >= 0 ? rb_xyz(ang[b]) : zero;
+    rb_float3 pa = a >= 0 ? rb_xyz(s->body_pos[a]) : zero, pb = b >= 0 ? rb_xyz(s->body_pos[b]) : zero;
+    rb_float4 qa = a >= 0 ? s->body_rot[a] : id, qb = b >= 0 ? s->body_rot[b] : id;
+    rb_contact_solve_shock(k, &c->points[k->first_point], &sp->st, use_bias, fixed_a, pa, qa, pb, qb, &va, &wa, &vb,
+                           &wb);
+    int m = fixed_a ? b : a; // the moving body: dynamic (shock_levels.c levels only bodies with mass)
+    lin[m] = rb_f4_from3(fixed_a ? vb : va, 0.0f);
+    ang[m] = rb_f4_from3(fixed_a ? wb : wa, 0.0f);
+}
+
+// One pass from the ground up: a level's bodies each against their supports, in parallel.
+static void shock_pass(rb_cpu_ctx *c, int use_bias, const soft_pass *sp)
+{
+    const int *ss = c->shock_support_start;
+    for (int l = 0; l < c->shock_levels; ++l) {
+        int lo = c->shock_level_start[l], hi = c->shock_level_start[l + 1];
+#pragma omp for schedule(static)
+        for (int i = lo; i < hi; ++i)
+            for (int e = ss[i]; e < ss[i + 1]; ++e)
+                if (c->shock_supports[e] >= 0)
+                    apply_shock(c, c->shock_supports[e] >> 1, c->shock_supports[e] & 1, use_bias, sp);
+    }
+}
+
+// One sweep of `op` over every colour, then the overflow batch. Called inside a parallel region.
+static void sweep(rb_cpu_ctx *c, int op, const soft_pass *sp)
+{
+    for (int k = 0; k < c->color_count; ++k) {
+        int lo = c->color_start[k], hi = c->color_start[k + 1];
+#pragma omp for schedule(static)
+        for (int i = lo; i < hi; ++i)
+            apply(c, &c->constraints[i], op, sp);
+    }
+    int lo = c->color_start[RB_MAX_COLORS], hi = c->color_start[RB_MAX_COLORS + 1];
+    if (hi > lo) {
+#pragma omp single
+        for (int i = lo; i < hi; ++i)
+            apply(c, &c->constraints[i], op, sp);
+    }
+}
+
+rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
+{
+    if (c->manifold_count == 0)
+        return RB_OK;
+    soft_pass sp;
+    float h = p->dt;
+    sp.st.inv_h = p->inv_dt;
+    sp.st.max_push = p->max_push_velocity;
+    sp.st.slop = getenv("RBX_SLOP") ? (float)atof(getenv("RBX_SLOP")) : p->linear_slop;
+    float leak = getenv("RBX_LEAK") ? (float)atof(getenv("RBX_LEAK")) : 0.0f; // EXPERIMENT
+    sp.st.soft = rb_make_softness(p->contact_hertz, p->contact_damping_ratio, h, leak);
+    sp.st.soft_static = rb_make_softness(2.0f * p->contact_hertz, p->contact_damping_ratio, h, leak);
+    sp.restitution_threshold = p->restitution_threshold;
+    sp.st.shock_friction = getenv("RBX_SHOCKF") ? atoi(getenv("RBX_SHOCKF")) : 1;
+    sp.slop = p->linear_slop;
+    int rbx_rev = getenv("RBX_REV") ? atoi(getenv("RBX_REV")) : 0;
+    int rbx_shock = getenv("RBX_SHOCK") ? atoi(getenv("RBX_SHOCK")) : 0;
+    int rbx_it = getenv("RBX_IT") ? atoi(getenv("RBX_IT")) : 1, rbx_relax = getenv("RBX_RELAX") ? atoi(getenv("RBX_RELAX")) : 1;
+    sp.st.reverse = p->stage == RB_STAGE_RELAX ? (rbx_rev & 1) : ((rbx_rev & 2) && (p->substep & 1));
+#pragma omp parallel num_threads(c->team)
+    {
+        switch (p->stage) {
+        case RB_STAGE_SOLVE:
+            sweep(c, OP_WARM_START, &sp);
+            for (int it = 0; it < rbx_it; ++it)
+                sweep(c, OP_SOLVE, &sp);
+            if (rbx_shock & 1)
+                shock_pass(c, 1, &sp);
+            break;
+        case RB_STAGE_RELAX:
+            for (int it = 0; it < rbx_relax; ++it)
+                sweep(c, OP_RELAX, &sp);
+            if (rbx_shock & 2)
+                shock_pass(c, 0, &sp);
+            break;
+        default:
+            if (c->any_restitution)
+                sweep(c, OP_RESTITUTION, &sp);
+            break;
+        }
+    }
+    if (p->stage == RB_STAGE_FINISH)
+        rb_cpu_store_impulses(c, p->inv_dt, p->linear_slop);
+    return RB_OK;
+}

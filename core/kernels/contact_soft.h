@@ -1,0 +1,156 @@
+// Soft contacts for the soft-step solver (Box2D v3's "soft step", Catto, Solver2D 2024; PhysX's TGS is
+// the same family). A frame is cut into substeps; in each, the velocities take gravity, the contacts
+// are solved once with a soft position bias, the positions move, and a relax pass without bias takes
+// out the velocity the bias added, so position correction leaves no energy behind.
+//
+// The separation is measured anew at every pass from the bodies' current poses (the contact point is
+// kept in each body's frame, rb_contact_point.local_a/b), so the substeps see the gap close and the
+// penetration go, while the Jacobians stay those of the start of the frame.
+//
+// Soft constraint (Catto, "Soft constraints", GDC 2011): a contact acts as a spring-damper of
+// frequency `hertz` and damping ratio `zeta`, written per substep h as
+//     omega = 2 pi hertz, a1 = 2 zeta + h omega, a2 = h omega a1, a3 = 1 / (1 + a2)
+//     bias_rate = omega / a1, mass_scale = a2 a3, impulse_scale = a3
+// and lambda = -m_eff mass_scale (vn + bias_rate s) - impulse_scale lambda_acc. The last term makes the
+// contact a spring of stiffness m_eff omega^2: at rest it sinks by F / (m_eff omega^2), a stack sinks
+// more at every level down. rubble keeps the first two (the damped bias and the under-relaxation) and
+// drops the leak by default (rb_world_def.contact_softness 0): a resting contact then has no steady
+// penetration, and stacks and plates rest at their height; docs/solver.md measures both.
+#ifndef RB_KERNELS_CONTACT_SOFT_H
+#define RB_KERNELS_CONTACT_SOFT_H
+
+#include "contact_solver.h"
+
+typedef struct rb_softness {
+    float bias_rate;     // 1/s: the fraction of the penetration turned into separating speed
+    float mass_scale;    // under-relaxation of the normal row
+    float impulse_scale; // leak of the accumulated impulse (the spring)
+} rb_softness;
+
+RB_FN rb_softness rb_make_softness(float hertz, float zeta, float h, float leak)
+{
+    rb_softness s;
+    if (hertz <= 0.0f) {
+        s.bias_rate = 0.0f;
+        s.mass_scale = 1.0f;
+        s.impulse_scale = 0.0f;
+        return s;
+    }
+    float omega = 2.0f * RB_PI * hertz;
+    float a1 = 2.0f * zeta + h * omega;
+    float a2 = h * omega * a1;
+    float a3 = 1.0f / (1.0f + a2);
+    s.bias_rate = omega / a1;
+    s.mass_scale = a2 * a3;
+    s.impulse_scale = leak * a3;
+    return s;
+}
+
+typedef struct rb_soft_settings {
+    float inv_h;              // 1 / substep
+    float max_push;           // m/s, cap on the speed that removes penetration
+    float slop;               // m, penetration the bias leaves alone
+    rb_softness soft;         // between two moving bodies
+    rb_softness soft_static;  // against a static or kinematic body (stiffer: only one body gives)
+    int shock_friction;
+    int reverse;              // visit the points last to first (alternating cancels the order's bias)
+} rb_soft_settings;
+
+// The current gap at a point (< 0: penetration) from the bodies' poses now; at the start of the frame
+// it is the narrow phase's separation.
+RB_FN float rb_contact_separation(const rb_contact_constraint *c, const rb_contact_point *p, rb_float3 pa, rb_float4 qa,
+                                  rb_float3 pb, rb_float4 qb)
+{
+    rb_float3 xa = c->body_a >= 0 ? rb_add(pa, rb_rotate(qa, p->local_a)) : p->local_a;
+    rb_float3 xb = c->body_b >= 0 ? rb_add(pb, rb_rotate(qb, p->local_b)) : p->local_b;
+    return p->separation + rb_dot(rb_sub(xb, xa), c->normal);
+}
+
+// One pass over a manifold: normal rows with the soft bias (use_bias) or without it (relax), then
+// friction. A point still a gap away lets the bodies close at most the gap in this substep.
+RB_FN void rb_contact_solve_soft(const rb_contact_constraint *c, rb_contact_point *pts, const rb_soft_settings *st,
+                                 int use_bias, rb_float3 pa, rb_float4 qa, rb_float3 pb, rb_float4 qb, rb_float3 *va,
+                                 rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
+{
+    float ima = c->inv_mass_a, imb = c->inv_mass_b;
+    rb_softness soft = (ima == 0.0f || imb == 0.0f) ? st->soft_static : st->soft;
+    for (int o = 0; o < c->count; ++o) {
+        int i = st->reverse ? c->count - 1 - o : o;
+        rb_contact_point *p = &pts[i];
+        float s = rb_contact_separation(c, p, pa, qa, pb, qb);
+        float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
+        if (s > 0.0f) {
+            bias = s * st->inv_h; // speculative
+        } else if (use_bias) {
+            bias = rb_maxf(soft.bias_rate * rb_minf(s + st->slop, 0.0f), -st->max_push);
+            mass_scale = soft.mass_scale;
+            impulse_scale = soft.impulse_scale;
+        }
+        float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
+        float lambda = -p->n.mass * mass_scale * (vn + bias) - impulse_scale * p->n.impulse;
+        float total = rb_maxf(p->n.impulse + lambda, 0.0f);
+        lambda = total - p->n.impulse;
+        p->n.impulse = total;
+        p->max_normal_impulse = rb_maxf(p->max_normal_impulse, total);
+        rb_contact_row_apply(&p->n, c->normal, lambda, ima, imb, va, wa, vb, wb);
+    }
+    rb_contact_solve_friction(c, pts, va, wa, vb, wb);
+}
+
+// Shock propagation (Guendelman et al. 2003; pe's levels, seed 001 §3.6): the same pass with the
+// supporting body held fixed, so the supported body takes the whole correction and passes none down.
+// Run level by level from the ground up, it leaves every body of a stack moving with what carries it,
+// whatever the mass ratio. `fixed_a`: A is the supporting body (else B). The effective masses are
+// those of the moving body alone.
+RB_FN float rb_row_mass_one_side(const rb_contact_row *r, float im, int side_b)
+{
+    float k = im + (side_b ? rb_dot(r->rb_x, r->ib_x) : rb_dot(r->ra_x, r->ia_x));
+    return k > 0.0f ? 1.0f / k : 0.0f;
+}
+
+RB_FN void rb_contact_solve_shock(const rb_contact_constraint *c, rb_contact_point *pts, const rb_soft_settings *st,
+                                  int use_bias, int fixed_a, rb_float3 pa, rb_float4 qa, rb_float3 pb, rb_float4 qb,
+                                  rb_float3 *va, rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
+{
+    // The impulses of this pass act on one body only, so they are not the contact's: they stay out of
+    // the accumulated impulses (the warm start would push them into the supporting body). Each row's
+    // total with the accumulated impulse keeps the contact's limits.
+    int side_b = fixed_a;
+    float im = side_b ? c->inv_mass_b : c->inv_mass_a;
+    rb_softness soft = st->soft_static;
+    float extra[RB_MAX_MANIFOLD_POINTS];
+    for (int i = 0; i < c->count; ++i) {
+        rb_contact_point *p = &pts[i];
+        float s = rb_contact_separation(c, p, pa, qa, pb, qb);
+        float bias = 0.0f, mass_scale = 1.0f;
+        if (s > 0.0f) {
+            bias = s * st->inv_h;
+        } else if (use_bias) {
+            bias = rb_maxf(soft.bias_rate * rb_minf(s + st->slop, 0.0f), -st->max_push);
+            mass_scale = soft.mass_scale;
+        }
+        float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
+        float lambda = -rb_row_mass_one_side(&p->n, im, side_b) * mass_scale * (vn + bias);
+        lambda = rb_maxf(lambda, -p->n.impulse);
+        extra[i] = lambda;
+        rb_contact_row_apply_one_side(&p->n, c->normal, lambda, im, side_b, va, wa, vb, wb);
+    }
+    for (int i = 0; i < c->count * st->shock_friction; ++i) {
+        rb_contact_point *p = &pts[i];
+        float limit = p->friction * (p->n.impulse + extra[i]);
+        float v1 = rb_contact_row_velocity(&p->t1, p->tangent1, *va, *wa, *vb, *wb);
+        float v2 = rb_contact_row_velocity(&p->t2, p->tangent2, *va, *wa, *vb, *wb);
+        float new1 = p->t1.impulse - rb_row_mass_one_side(&p->t1, im, side_b) * v1;
+        float new2 = p->t2.impulse - rb_row_mass_one_side(&p->t2, im, side_b) * v2;
+        float len2 = new1 * new1 + new2 * new2;
+        if (len2 > limit * limit) {
+            float scale = limit / rb_sqrtf(len2);
+            new1 *= scale;
+            new2 *= scale;
+        }
+        rb_contact_row_apply_one_side(&p->t1, p->tangent1, new1 - p->t1.impulse, im, side_b, va, wa, vb, wb);
+        rb_contact_row_apply_one_side(&p->t2, p->tangent2, new2 - p->t2.impulse, im, side_b, va, wa, vb, wb);
+    }
+}
+
+#endif
