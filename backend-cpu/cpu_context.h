@@ -136,6 +136,7 @@ typedef struct rb_cpu_ctx {
     int *shock_support_start, shock_support_start_cap; // per shock_order entry: its supports
     int *shock_supports, shock_supports_cap;         // constraint * 2 + (A is the supporting body)
     int shock_levels, shock_bodies;
+    int *impact, impact_cap;                         // candidate points of the impact pass
 
     struct rb_split_state *split; // the split solver's scratch (contact_solver_split.c), NULL until used
 } rb_cpu_ctx;

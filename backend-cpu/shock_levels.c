@@ -7,13 +7,14 @@
 // zero gravity) get no level and no shock pass. Each body keeps the list of its supports from lower
 // levels, so a level's bodies are independent: the pass over one level is one parallel loop, each
 // body solving its own supports against the already final velocities below it.
-#include <stdlib.h>
 #include <string.h>
 
 #include "cpu_context.h"
 
 // cos 60°: steeper normals do not carry (a box leaning on a wall is not supported by it)
 #define SUPPORT_COS 0.5f
+// m: a manifold whose nearest point is further apart carries nothing yet
+#define SUPPORT_GAP 0.001f
 
 static int grow_int(int **a, int *cap, int n) { return rb_cpu_reserve((void **)a, cap, n, sizeof **a); }
 
@@ -26,6 +27,13 @@ static int support_of(const rb_cpu_ctx *c, int j, rb_float3 up, int *upper, int 
     // the normal points from A to B: d > 0 puts B above A
     int lower_is_a = d > SUPPORT_COS;
     if (!lower_is_a && !(d < -SUPPORT_COS))
+        return -1;
+    // only touching manifolds carry: a speculative contact a gap away would make a body skip the
+    // levels between (plates 2 mm thick are all within the contact margin of the bottom one)
+    float gap = RB_FLT_MAX;
+    for (int i = 0; i < k->count; ++i)
+        gap = rb_minf(gap, c->points[k->first_point + i].separation);
+    if (gap > SUPPORT_GAP)
         return -1;
     int lo = lower_is_a ? k->body_a : k->body_b, hi = lower_is_a ? k->body_b : k->body_a;
     float im_lo = lower_is_a ? k->inv_mass_a : k->inv_mass_b, im_hi = lower_is_a ? k->inv_mass_b : k->inv_mass_a;
@@ -110,7 +118,6 @@ rb_status rb_cpu_build_shock_levels(rb_cpu_ctx *c, rb_float3 gravity)
     }
     for (int i = 0; i < qn; ++i)
         ss[i + 1] += ss[i];
-    float rbx_ratio = getenv("RBX_RATIO") ? (float)atof(getenv("RBX_RATIO")) : 0.0f;
     int *f2 = c->shock_level; // the levels are no longer needed after this loop's test: keep a copy
     for (int j = 0, k; j < n; ++j) {
         int hi, fa, lo = support_of(c, j, up, &hi, &fa);
@@ -118,14 +125,6 @@ rb_status rb_cpu_build_shock_levels(rb_cpu_ctx *c, rb_float3 gravity)
             continue;
         if (lo == -2 || (f2[lo] >= 0 && f2[lo] < f2[hi])) {
             k = ss[pos[hi]]++;
-            if (rbx_ratio > 0.0f && lo >= 0) {
-                const rb_contact_constraint *q = &c->constraints[j];
-                float im_lo = fa ? q->inv_mass_a : q->inv_mass_b, im_hi = fa ? q->inv_mass_b : q->inv_mass_a;
-                if (im_hi * rbx_ratio > im_lo) { // not heavier than ratio x the support: mark skipped
-                    c->shock_supports[k] = -1;
-                    continue;
-                }
-            }
             c->shock_supports[k] = j * 2 + fa;
         }
     }

@@ -52,8 +52,8 @@ typedef struct rb_soft_settings {
     float slop;               // m, penetration the bias leaves alone
     rb_softness soft;         // between two moving bodies
     rb_softness soft_static;  // against a static or kinematic body (stiffer: only one body gives)
-    int shock_friction;
-    int reverse;              // visit the points last to first (alternating cancels the order's bias)
+    int sweeps;               // sweeps over a manifold's normal rows per pass
+    int shock_sweeps;         // the same in the shock pass
 } rb_soft_settings;
 
 // The current gap at a point (< 0: penetration) from the bodies' poses now; at the start of the frame
@@ -74,8 +74,8 @@ RB_FN void rb_contact_solve_soft(const rb_contact_constraint *c, rb_contact_poin
 {
     float ima = c->inv_mass_a, imb = c->inv_mass_b;
     rb_softness soft = (ima == 0.0f || imb == 0.0f) ? st->soft_static : st->soft;
-    for (int o = 0; o < c->count; ++o) {
-        int i = st->reverse ? c->count - 1 - o : o;
+    for (int o = 0; o < c->count * st->sweeps; ++o) {
+        int i = o % c->count;
         rb_contact_point *p = &pts[i];
         float s = rb_contact_separation(c, p, pa, qa, pb, qb);
         float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
@@ -101,7 +101,9 @@ RB_FN void rb_contact_solve_soft(const rb_contact_constraint *c, rb_contact_poin
 // supporting body held fixed, so the supported body takes the whole correction and passes none down.
 // Run level by level from the ground up, it leaves every body of a stack moving with what carries it,
 // whatever the mass ratio. `fixed_a`: A is the supporting body (else B). The effective masses are
-// those of the moving body alone.
+// those of the moving body alone. Normal rows only: with friction the carried body would follow every
+// wobble of the surface under it, and a tall stack whips (20 boxes fall within 10 s); friction is the
+// regular passes' work.
 RB_FN float rb_row_mass_one_side(const rb_contact_row *r, float im, int side_b)
 {
     float k = im + (side_b ? rb_dot(r->rb_x, r->ib_x) : rb_dot(r->ra_x, r->ia_x));
@@ -119,7 +121,12 @@ RB_FN void rb_contact_solve_shock(const rb_contact_constraint *c, rb_contact_poi
     float im = side_b ? c->inv_mass_b : c->inv_mass_a;
     rb_softness soft = st->soft_static;
     float extra[RB_MAX_MANIFOLD_POINTS];
-    for (int i = 0; i < c->count; ++i) {
+    for (int i = 0; i < c->count; ++i)
+        extra[i] = 0.0f;
+    // a few sweeps over the points: one body against a fixed one converges fast, and one sweep leaves a
+    // thin plate rocking on its corners (each corner alone mostly turns it)
+    for (int it = 0; it < st->shock_sweeps * c->count; ++it) {
+        int i = it % c->count;
         rb_contact_point *p = &pts[i];
         float s = rb_contact_separation(c, p, pa, qa, pb, qb);
         float bias = 0.0f, mass_scale = 1.0f;
@@ -131,26 +138,29 @@ RB_FN void rb_contact_solve_shock(const rb_contact_constraint *c, rb_contact_poi
         }
         float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
         float lambda = -rb_row_mass_one_side(&p->n, im, side_b) * mass_scale * (vn + bias);
-        lambda = rb_maxf(lambda, -p->n.impulse);
-        extra[i] = lambda;
+        lambda = rb_maxf(lambda, -(p->n.impulse + extra[i]));
+        extra[i] += lambda;
         rb_contact_row_apply_one_side(&p->n, c->normal, lambda, im, side_b, va, wa, vb, wb);
     }
-    for (int i = 0; i < c->count * st->shock_friction; ++i) {
-        rb_contact_point *p = &pts[i];
-        float limit = p->friction * (p->n.impulse + extra[i]);
-        float v1 = rb_contact_row_velocity(&p->t1, p->tangent1, *va, *wa, *vb, *wb);
-        float v2 = rb_contact_row_velocity(&p->t2, p->tangent2, *va, *wa, *vb, *wb);
-        float new1 = p->t1.impulse - rb_row_mass_one_side(&p->t1, im, side_b) * v1;
-        float new2 = p->t2.impulse - rb_row_mass_one_side(&p->t2, im, side_b) * v2;
-        float len2 = new1 * new1 + new2 * new2;
-        if (len2 > limit * limit) {
-            float scale = limit / rb_sqrtf(len2);
-            new1 *= scale;
-            new2 *= scale;
-        }
-        rb_contact_row_apply_one_side(&p->t1, p->tangent1, new1 - p->t1.impulse, im, side_b, va, wa, vb, wb);
-        rb_contact_row_apply_one_side(&p->t2, p->tangent2, new2 - p->t2.impulse, im, side_b, va, wa, vb, wb);
-    }
+}
+
+// Impacts resolved one at a time, largest closing speed first (pe, seed 001 §3.3), before the soft
+// substeps: a touching point closing faster than the restitution threshold gets the impulse that
+// sends the bodies apart at e times its closing speed. Resolved in that order, an impact travels
+// through a row of touching balls as it does in Newton's cradle; solved together (the substeps), it
+// would spread over the row. Normal row only; the impulse is not the contact's resting impulse, so it
+// stays out of the warm start. Returns the closing speed of point i (> 0 closing).
+RB_FN float rb_contact_closing_speed(const rb_contact_constraint *c, const rb_contact_point *p, rb_float3 va,
+                                     rb_float3 wa, rb_float3 vb, rb_float3 wb)
+{
+    return -rb_contact_row_velocity(&p->n, c->normal, va, wa, vb, wb);
+}
+
+RB_FN void rb_contact_resolve_impact(const rb_contact_constraint *c, const rb_contact_point *p, float closing,
+                                     rb_float3 *va, rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
+{
+    float lambda = p->n.mass * (1.0f + c->restitution) * closing;
+    rb_contact_row_apply(&p->n, c->normal, lambda, c->inv_mass_a, c->inv_mass_b, va, wa, vb, wb);
 }
 
 #endif
