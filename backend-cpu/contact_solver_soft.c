@@ -16,7 +16,7 @@
 // 19.7 mm with 4 sweeps, 20.0 with 8).
 #define RB_SOFT_SHOCK_SWEEPS 8
 
-enum { OP_SOLVE, OP_RELAX, OP_WARM_START, OP_RESTITUTION };
+enum { OP_SOLVE, OP_RELAX, OP_WARM_START, OP_RESTITUTION, OP_MEASURE };
 
 typedef struct soft_pass {
     rb_soft_settings st;
@@ -43,8 +43,9 @@ static void apply(rb_cpu_ctx *c, rb_contact_constraint *k, int op, const soft_pa
         break;
     }
     case OP_WARM_START: rb_contact_warm_start(k, pts, &va, &wa, &vb, &wb); break;
+    case OP_MEASURE: rb_contact_measure(k, pts, va, wa, vb, wb); return;
     case OP_RESTITUTION:
-        rb_contact_restitution(k, pts, sp->restitution_threshold, sp->slop, &va, &wa, &vb, &wb);
+        rb_contact_restitution_launch(k, pts, sp->restitution_threshold, sp->slop, 1, &va, &wa, &vb, &wb);
         break;
     }
     // only dynamic bodies take impulses; kinematic and frozen ones are read-only
@@ -153,7 +154,8 @@ static rb_status impact_pass(rb_cpu_ctx *c, const soft_pass *sp)
             lin[b] = rb_f4_from3(vb, 0.0f);
             ang[b] = rb_f4_from3(wb, 0.0f);
         }
-        p->relative_velocity = 0.0f; // bounced: the end-of-frame restitution leaves it alone
+        p->relative_velocity = p->velocity_after_forces = 0.0f; // bounced: the end-of-frame restitution
+                                                                 // leaves it alone
         p->carried_impact = 0.0f;
     }
     return RB_OK;
@@ -192,6 +194,14 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
     sp.st.shock_sweeps = RB_SOFT_SHOCK_SWEEPS;
     sp.slop = p->linear_slop;
     if (p->stage == RB_STAGE_SOLVE && p->substep == 0) {
+        // the approach speeds after one substep of gravity: the acceleration towards each surface, for
+        // the speed at which a speculative contact will arrive and the bounce's launch speed
+        if (c->any_restitution) {
+            int n = c->manifold_count;
+#pragma omp parallel for schedule(static) num_threads(c->team)
+            for (int i = 0; i < n; ++i)
+                apply(c, &c->constraints[i], OP_MEASURE, &sp);
+        }
         if (!rb_cpu_reserve((void **)&c->impact, &c->impact_cap, IMPACT_MAX_POINTS, sizeof *c->impact))
             return RB_ERR_OUT_OF_MEMORY;
         impact_pass(c, &sp);
@@ -206,7 +216,6 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
             break;
         case RB_STAGE_RELAX:
             sweep(c, OP_RELAX, &sp);
-            shock_pass(c, 0, &sp);
             break;
         default:
             if (c->any_restitution)

@@ -74,18 +74,25 @@ RB_FN void rb_contact_solve_soft(const rb_contact_constraint *c, rb_contact_poin
 {
     float ima = c->inv_mass_a, imb = c->inv_mass_b;
     rb_softness soft = (ima == 0.0f || imb == 0.0f) ? st->soft_static : st->soft;
+    // the poses do not change during a pass: bias terms once per point
+    float bias_of[RB_MAX_MANIFOLD_POINTS], scale_of[RB_MAX_MANIFOLD_POINTS], leak_of[RB_MAX_MANIFOLD_POINTS];
+    for (int i = 0; i < c->count; ++i) {
+        float s = rb_contact_separation(c, &pts[i], pa, qa, pb, qb);
+        bias_of[i] = 0.0f;
+        scale_of[i] = 1.0f;
+        leak_of[i] = 0.0f;
+        if (s > 0.0f) {
+            bias_of[i] = s * st->inv_h; // speculative
+        } else if (use_bias) {
+            bias_of[i] = rb_maxf(soft.bias_rate * rb_minf(s + st->slop, 0.0f), -st->max_push);
+            scale_of[i] = soft.mass_scale;
+            leak_of[i] = soft.impulse_scale;
+        }
+    }
     for (int o = 0; o < c->count * st->sweeps; ++o) {
         int i = o % c->count;
         rb_contact_point *p = &pts[i];
-        float s = rb_contact_separation(c, p, pa, qa, pb, qb);
-        float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
-        if (s > 0.0f) {
-            bias = s * st->inv_h; // speculative
-        } else if (use_bias) {
-            bias = rb_maxf(soft.bias_rate * rb_minf(s + st->slop, 0.0f), -st->max_push);
-            mass_scale = soft.mass_scale;
-            impulse_scale = soft.impulse_scale;
-        }
+        float bias = bias_of[i], mass_scale = scale_of[i], impulse_scale = leak_of[i];
         float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
         float lambda = -p->n.mass * mass_scale * (vn + bias) - impulse_scale * p->n.impulse;
         float total = rb_maxf(p->n.impulse + lambda, 0.0f);
@@ -125,19 +132,24 @@ RB_FN void rb_contact_solve_shock(const rb_contact_constraint *c, rb_contact_poi
         extra[i] = 0.0f;
     // a few sweeps over the points: one body against a fixed one converges fast, and one sweep leaves a
     // thin plate rocking on its corners (each corner alone mostly turns it)
+    float bias_of[RB_MAX_MANIFOLD_POINTS], mass_of[RB_MAX_MANIFOLD_POINTS];
+    for (int i = 0; i < c->count; ++i) {
+        float s = rb_contact_separation(c, &pts[i], pa, qa, pb, qb);
+        float mass_scale = 1.0f;
+        bias_of[i] = 0.0f;
+        if (s > 0.0f) {
+            bias_of[i] = s * st->inv_h;
+        } else if (use_bias) {
+            bias_of[i] = rb_maxf(soft.bias_rate * rb_minf(s + st->slop, 0.0f), -st->max_push);
+            mass_scale = soft.mass_scale;
+        }
+        mass_of[i] = rb_row_mass_one_side(&pts[i].n, im, side_b) * mass_scale;
+    }
     for (int it = 0; it < st->shock_sweeps * c->count; ++it) {
         int i = it % c->count;
         rb_contact_point *p = &pts[i];
-        float s = rb_contact_separation(c, p, pa, qa, pb, qb);
-        float bias = 0.0f, mass_scale = 1.0f;
-        if (s > 0.0f) {
-            bias = s * st->inv_h;
-        } else if (use_bias) {
-            bias = rb_maxf(soft.bias_rate * rb_minf(s + st->slop, 0.0f), -st->max_push);
-            mass_scale = soft.mass_scale;
-        }
         float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
-        float lambda = -rb_row_mass_one_side(&p->n, im, side_b) * mass_scale * (vn + bias);
+        float lambda = -mass_of[i] * (vn + bias_of[i]);
         lambda = rb_maxf(lambda, -(p->n.impulse + extra[i]));
         extra[i] += lambda;
         rb_contact_row_apply_one_side(&p->n, c->normal, lambda, im, side_b, va, wa, vb, wb);
@@ -156,10 +168,16 @@ RB_FN float rb_contact_closing_speed(const rb_contact_constraint *c, const rb_co
     return -rb_contact_row_velocity(&p->n, c->normal, va, wa, vb, wb);
 }
 
+// The launch keeps the discrete bounce's height (as rb_contact_restitution_launch): the first substep's
+// forces have already added `gain` = a h to the closing speed, and the bodies move before they take the
+// next substep's, so the separating speed is e c - (1 + e) a h / 2 (c: the closing speed now).
 RB_FN void rb_contact_resolve_impact(const rb_contact_constraint *c, const rb_contact_point *p, float closing,
                                      rb_float3 *va, rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
 {
-    float lambda = p->n.mass * (1.0f + c->restitution) * closing;
+    float e = c->restitution;
+    float gain = rb_maxf(p->relative_velocity - p->velocity_after_forces, 0.0f);
+    float separating = rb_maxf(e * closing - (1.0f + e) * 0.5f * gain, 0.0f);
+    float lambda = p->n.mass * (closing + separating);
     rb_contact_row_apply(&p->n, c->normal, lambda, c->inv_mass_a, c->inv_mass_b, va, wa, vb, wb);
 }
 

@@ -304,8 +304,13 @@ RB_FN void rb_contact_solve_position(const rb_contact_constraint *c, rb_contact_
 // one, and a launch at speed w climbs as if launched at w + a*h/2. The separating speed that gives the
 // continuous rebound height e^2 H is therefore w = e c - (1 - e) a h / 2 (c: the approach speed);
 // without this term the rebound is e^2 H + (e - e^2) h c / 2, 2.6% high for e = 0.5 from 2 m.
-RB_FN void rb_contact_restitution(const rb_contact_constraint *c, rb_contact_point *pts, float threshold, float slop,
-                                  rb_float3 *va, rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
+//
+// `next_step_first` is the soft solver's order: the launch is set at the end of the frame and the next
+// substep takes gravity before it moves, so the climb is that of w - a h/2, and the approach speed,
+// read from the discrete fall, is a h/2 below the continuous one: w = e c + (1 + e) a h / 2.
+RB_FN void rb_contact_restitution_launch(const rb_contact_constraint *c, rb_contact_point *pts, float threshold,
+                                         float slop, int next_step_first, rb_float3 *va, rb_float3 *wa,
+                                         rb_float3 *vb, rb_float3 *wb)
 {
     float e = c->restitution;
     if (e == 0.0f)
@@ -316,7 +321,7 @@ RB_FN void rb_contact_restitution(const rb_contact_constraint *c, rb_contact_poi
         if (p->separation > slop || approach < threshold || p->max_normal_impulse == 0.0f)
             continue;
         float gain = p->relative_velocity - p->velocity_after_forces; // a h, approach speed added by forces
-        float target = e * approach - (1.0f - e) * 0.5f * gain;
+        float target = next_step_first ? e * approach + (1.0f + e) * 0.5f * gain : e * approach - (1.0f - e) * 0.5f * gain;
         if (target <= 0.0f)
             continue;
         float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
@@ -327,6 +332,12 @@ RB_FN void rb_contact_restitution(const rb_contact_constraint *c, rb_contact_poi
         p->max_normal_impulse = rb_maxf(p->max_normal_impulse, total);
         rb_contact_row_apply(&p->n, c->normal, lambda, c->inv_mass_a, c->inv_mass_b, va, wa, vb, wb);
     }
+}
+
+RB_FN void rb_contact_restitution(const rb_contact_constraint *c, rb_contact_point *pts, float threshold, float slop,
+                                  rb_float3 *va, rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
+{
+    rb_contact_restitution_launch(c, pts, threshold, slop, 0, va, wa, vb, wb);
 }
 
 // The impact speed to carry to the next step (0 = none): for a speculative point (gap s > slop) that
