@@ -128,10 +128,14 @@ static rb_status step_soft(rb_world *w, rb_step_params *p, rb_profile *prof, int
     const rb_backend_ops *o = w->ops;
     rb_status s;
     p->substep = 0;
-    if ((s = run_phase(w, o->update_bounds, p, &prof->bounds, "update_bounds")) != RB_OK ||
-        (s = run_phase(w, o->find_pairs, p, &prof->broad, "find_pairs")) != RB_OK ||
-        (s = run_phase(w, o->collide, p, &prof->narrow, "collide")) != RB_OK ||
-        (s = run_phase(w, o->build_batches, p, &prof->batches, "build_batches")) != RB_OK)
+    // detection looks ahead by the whole frame's motion (speculative contacts), not one substep's
+    rb_step_params frame = *p;
+    frame.dt = w->settings.time_step;
+    frame.inv_dt = 1.0f / frame.dt;
+    if ((s = run_phase(w, o->update_bounds, &frame, &prof->bounds, "update_bounds")) != RB_OK ||
+        (s = run_phase(w, o->find_pairs, &frame, &prof->broad, "find_pairs")) != RB_OK ||
+        (s = run_phase(w, o->collide, &frame, &prof->narrow, "collide")) != RB_OK ||
+        (s = run_phase(w, o->build_batches, &frame, &prof->batches, "build_batches")) != RB_OK)
         return s;
     for (int i = 0; i < p->substeps; ++i) {
         p->substep = i;
@@ -149,9 +153,6 @@ static rb_status step_soft(rb_world *w, rb_step_params *p, rb_profile *prof, int
     if ((s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK)
         return s;
     // the sleep timers count whole frames
-    rb_step_params frame = *p;
-    frame.dt = w->settings.time_step;
-    frame.inv_dt = 1.0f / frame.dt;
     return run_phase(w, o->update_sleep, &frame, &prof->sleep, "update_sleep");
 }
 
