@@ -119,7 +119,7 @@ typedef enum rb_backend {
 } rb_backend;
 
 typedef enum rb_solver {
-    RB_SOLVER_DEFAULT = 0, ///< the backend's default (CPU: sequential; OpenCL, CUDA: batched)
+    RB_SOLVER_DEFAULT = 0, ///< the backend's default (CPU: soft; OpenCL, CUDA: batched)
     RB_SOLVER_BATCHED,     ///< projected Gauss-Seidel over graph-coloured batches, warm started
     RB_SOLVER_SEQUENTIAL,  ///< pe (seed 001): penetration correction, sequential impulses largest-closing-first,
                            ///< shock propagation, per-body sleeping with gravity damping (CPU)
@@ -158,7 +158,7 @@ typedef struct rb_world_def {
                                 ///< sequential 3, soft 4)
     int iterations;             ///< velocity iterations per substep, default 10 (batched, split)
     int position_iterations;    ///< split-impulse position iterations per substep, default 4 (batched, split)
-    rb_solver solver;           ///< default RB_SOLVER_DEFAULT: CPU sequential, OpenCL and CUDA batched
+    rb_solver solver;           ///< default RB_SOLVER_DEFAULT: CPU soft, OpenCL and CUDA batched
     rb_sequential_def sequential; ///< tunables of the sequential solver
     rb_backend backend;         ///< default RB_BACKEND_AUTO (reads RUBBLE_BACKEND)
     int threads;                ///< CPU threads; 0 = RUBBLE_THREADS, else OMP_NUM_THREADS, else all cores

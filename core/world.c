@@ -212,10 +212,10 @@ static void free_world_memory(rb_world *w)
     free(w->events);
 }
 
-// The CPU runs pe's pipeline (issue 3); the GPU backends implement only the batched solver.
+// The CPU runs the soft step (docs/solver.md); the GPU backends implement the batched solver.
 static rb_solver default_solver(rb_backend kind)
 {
-    return kind == RB_BACKEND_CPU ? RB_SOLVER_SEQUENTIAL : RB_SOLVER_BATCHED;
+    return kind == RB_BACKEND_CPU ? RB_SOLVER_SOFT : RB_SOLVER_BATCHED;
 }
 
 rb_status rb_create_world(const rb_world_def *def, rb_world_id *out)

@@ -243,22 +243,22 @@ static void test_threads_come_from_rubble_threads(void **state)
     clear_env();
 }
 
-static void test_cpu_default_solver_is_sequential(void **state)
+static void test_cpu_default_solver_is_soft(void **state)
 {
     (void)state;
-    // RB_SOLVER_DEFAULT resolves to the backend's choice (the CPU's is pe's sequential solver; the GPU
+    // RB_SOLVER_DEFAULT resolves to the backend's choice (the CPU's is the soft step solver; the GPU
     // backends' batched, test_gpu_backend.c), at creation and in rb_world_set_solver
     rb_world_id w;
     assert_int_equal(create_with(RB_BACKEND_CPU, &w), RB_OK);
     rb_world_def d;
     assert_int_equal(rb_world_get_def(w, &d), RB_OK);
-    assert_int_equal(d.solver, RB_SOLVER_SEQUENTIAL);
+    assert_int_equal(d.solver, RB_SOLVER_SOFT);
     assert_int_equal(rb_world_set_solver(w, RB_SOLVER_BATCHED), RB_OK);
     assert_int_equal(rb_world_get_def(w, &d), RB_OK);
     assert_int_equal(d.solver, RB_SOLVER_BATCHED);
     assert_int_equal(rb_world_set_solver(w, RB_SOLVER_DEFAULT), RB_OK);
     assert_int_equal(rb_world_get_def(w, &d), RB_OK);
-    assert_int_equal(d.solver, RB_SOLVER_SEQUENTIAL);
+    assert_int_equal(d.solver, RB_SOLVER_SOFT);
     rb_destroy_world(w);
 }
 
@@ -293,7 +293,7 @@ int main(void)
         cmocka_unit_test_setup(test_module_without_device_reports_the_module_reason, setup),
         cmocka_unit_test_setup(test_probe_reports_cpu_available_and_gpu_not_built, setup),
         cmocka_unit_test_setup(test_threads_come_from_rubble_threads, setup),
-        cmocka_unit_test_setup(test_cpu_default_solver_is_sequential, setup),
+        cmocka_unit_test_setup(test_cpu_default_solver_is_soft, setup),
         cmocka_unit_test_setup(test_names_round_trip, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

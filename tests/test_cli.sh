@@ -92,7 +92,7 @@ for b in opencl cuda; do
 done
 out_has '^auto +[a-z]+ on ' "info says which backend auto takes here"
 out_has '^threads +[0-9]+ by default' "info prints the default thread count"
-out_has '^solvers +batched, sequential' "info lists the solvers"
+out_has '^solvers +batched, sequential, split, soft' "info lists the solvers"
 for v in RUBBLE_BACKEND RUBBLE_THREADS OMP_NUM_THREADS; do
     out_has "^  $v +\(not set\)$" "info shows $v (not set)"
 done
@@ -111,8 +111,8 @@ out_has '^ +chosen: .+' "summary says how the backend was chosen"
 out_has '^solver +[a-z]+' "summary names the solver"
 out_has '^threads +[0-9]+$' "summary gives the thread count"
 out_has '^bodies +20 dynamic, 0 kinematic, 1 static$' "summary counts 20 dynamic bodies and the ground"
-out_has '^solver +sequential, ' "the CPU's default solver is sequential"
-out_has '^steps +60 x 16\.6667 ms \(3 substeps\), sleep on$' "summary gives steps, time step, the solver's substeps and sleep"
+out_has '^solver +soft, ' "the CPU's default solver is soft"
+out_has '^steps +60 x 16\.6667 ms \(4 substeps\), sleep on$' "summary gives steps, time step, the solver's substeps and sleep"
 out_has '^time +[0-9.]+ ms/step median, [0-9.]+ ms/step mean, [0-9.]+ s total$' "summary gives ms/step median and mean"
 out_has '^ +integrate [0-9.]+ +bounds [0-9.]+ +broad [0-9.]+ +narrow [0-9.]+ +batches [0-9.]+$' "summary gives the phase split (1)"
 out_has '^ +correct [0-9.]+ +solve [0-9.]+ +sleep [0-9.]+ +transfer [0-9.]+$' "summary gives the phase split (2)"

@@ -25,13 +25,13 @@ const char cmd_run_usage[] =
     "options:\n"
     "  --backend B     cpu, opencl, cuda or auto (default auto: RUBBLE_BACKEND if set, else a\n"
     "                  CUDA GPU, else an OpenCL GPU, else cpu)\n"
-    "  --solver S      contact solver: batched, sequential (CPU; pe, seed 001), or default\n"
-    "                  (the backend's choice: CPU sequential, GPU batched; default)\n"
+    "  --solver S      contact solver: soft (CPU), batched, split, sequential (CPU; pe, seed 001),\n"
+    "                  or default (the backend's choice: CPU soft, GPU batched; default)\n"
     "  --threads N     CPU threads, 1..1024; 0 (default) = RUBBLE_THREADS, OMP_NUM_THREADS, all cores\n"
     "  --steps N       steps to run (default 600)\n"
     "  --dt X          seconds per step, replaces the scene's (default: the scene's, else 1/60)\n"
     "  --substeps N    substeps per step, replaces the scene's (default: the scene's, else the\n"
-    "                  solver's: batched 1, sequential 3)\n"
+    "                  solver's: batched 1, sequential 3, soft 4)\n"
     "  --no-sleep      keep bodies awake (replaces the scene's setting)\n"
     "  --seed S        seed of a built-in scene's jitter and rotations (default 1)\n"
     "  --out FILE      write the final state of every live body as CSV:\n"
@@ -222,6 +222,8 @@ static void print_summary(rb_world_id w, const run_options *o, bool is_file, con
     if (def.solver == RB_SOLVER_SEQUENTIAL) // iterations are caps per contact there, not sweeps
         printf("solver     %s, up to %g x contacts resolutions per batch, %g x per shock level\n", info.solver,
                (double)def.sequential.max_iterations, (double)def.sequential.shock_iterations);
+    else if (def.solver == RB_SOLVER_SOFT) // one solve and one relax pass per substep
+        printf("solver     %s, a solve and a relax pass per substep, shock propagation\n", info.solver);
     else
         printf("solver     %s, %d velocity + %d position iterations\n", info.solver, def.iterations,
                def.position_iterations);

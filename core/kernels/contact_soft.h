@@ -181,4 +181,23 @@ RB_FN void rb_contact_resolve_impact(const rb_contact_constraint *c, const rb_co
     rb_contact_row_apply(&p->n, c->normal, lambda, c->inv_mass_a, c->inv_mass_b, va, wa, vb, wb);
 }
 
+// Rebuilds point i's rows at the bodies' current poses (A, B with their current orientation and world
+// inverse inertia), keeping its impulses. The rows of a frame are those of its start, so between two
+// bodies that move relative to each other during the frame (a speculative contact closing) the two
+// lever arms no longer meet at one point, and the contact's impulses would create angular momentum;
+// rebuilt on the midpoint of the current anchors, the impulses on A and B act on one line again.
+RB_FN void rb_contact_refresh_point(const rb_contact_constraint *c, rb_contact_point *p, const rb_solver_body *A,
+                                    const rb_solver_body *B)
+{
+    rb_float3 xa = A->is_static ? p->local_a : rb_add(A->p, rb_rotate(A->q, p->local_a));
+    rb_float3 xb = B->is_static ? p->local_b : rb_add(B->p, rb_rotate(B->q, p->local_b));
+    rb_float3 x = rb_scale(rb_add(xa, xb), 0.5f);
+    rb_float3 ra = rb_sub(x, A->p), rb = rb_sub(x, B->p);
+    p->n = rb_contact_make_row(ra, rb, c->normal, A->inv_mass, B->inv_mass, A->inv_inertia, B->inv_inertia, p->n.impulse);
+    p->t1 = rb_contact_make_row(ra, rb, p->tangent1, A->inv_mass, B->inv_mass, A->inv_inertia, B->inv_inertia,
+                                p->t1.impulse);
+    p->t2 = rb_contact_make_row(ra, rb, p->tangent2, A->inv_mass, B->inv_mass, A->inv_inertia, B->inv_inertia,
+                                p->t2.impulse);
+}
+
 #endif
