@@ -46,6 +46,9 @@ RB_FN rb_softness rb_make_softness(float hertz, float zeta, float h, float leak)
     return s;
 }
 
+// m/s: a sweep over a manifold's points that changes no normal speed by more than this ends its sweeps
+#define RB_SOFT_CONVERGED 1e-5f
+
 typedef struct rb_soft_settings {
     float inv_h;              // 1 / substep
     float max_push;           // m/s, cap on the speed that removes penetration
@@ -89,17 +92,23 @@ RB_FN void rb_contact_solve_soft(const rb_contact_constraint *c, rb_contact_poin
             leak_of[i] = soft.impulse_scale;
         }
     }
-    for (int o = 0; o < c->count * st->sweeps; ++o) {
-        int i = o % c->count;
-        rb_contact_point *p = &pts[i];
-        float bias = bias_of[i], mass_scale = scale_of[i], impulse_scale = leak_of[i];
-        float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
-        float lambda = -p->n.mass * mass_scale * (vn + bias) - impulse_scale * p->n.impulse;
-        float total = rb_maxf(p->n.impulse + lambda, 0.0f);
-        lambda = total - p->n.impulse;
-        p->n.impulse = total;
-        p->max_normal_impulse = rb_maxf(p->max_normal_impulse, total);
-        rb_contact_row_apply(&p->n, c->normal, lambda, ima, imb, va, wa, vb, wb);
+    // sweeps until the points agree (a sweep changes no normal speed by more than RB_SOFT_CONVERGED)
+    for (int sweep = 0; sweep < st->sweeps; ++sweep) {
+        float change = 0.0f;
+        for (int i = 0; i < c->count; ++i) {
+            rb_contact_point *p = &pts[i];
+            float bias = bias_of[i], mass_scale = scale_of[i], impulse_scale = leak_of[i];
+            float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
+            float lambda = -p->n.mass * mass_scale * (vn + bias) - impulse_scale * p->n.impulse;
+            float total = rb_maxf(p->n.impulse + lambda, 0.0f);
+            lambda = total - p->n.impulse;
+            p->n.impulse = total;
+            p->max_normal_impulse = rb_maxf(p->max_normal_impulse, total);
+            rb_contact_row_apply(&p->n, c->normal, lambda, ima, imb, va, wa, vb, wb);
+            change = rb_maxf(change, p->n.mass > 0.0f ? rb_fabsf(lambda) / p->n.mass : 0.0f);
+        }
+        if (change < RB_SOFT_CONVERGED)
+            break;
     }
     rb_contact_solve_friction(c, pts, va, wa, vb, wb);
 }
@@ -145,14 +154,19 @@ RB_FN void rb_contact_solve_shock(const rb_contact_constraint *c, rb_contact_poi
         }
         mass_of[i] = rb_row_mass_one_side(&pts[i].n, im, side_b) * mass_scale;
     }
-    for (int it = 0; it < st->shock_sweeps * c->count; ++it) {
-        int i = it % c->count;
-        rb_contact_point *p = &pts[i];
-        float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
-        float lambda = -mass_of[i] * (vn + bias_of[i]);
-        lambda = rb_maxf(lambda, -(p->n.impulse + extra[i]));
-        extra[i] += lambda;
-        rb_contact_row_apply_one_side(&p->n, c->normal, lambda, im, side_b, va, wa, vb, wb);
+    for (int sweep = 0; sweep < st->shock_sweeps; ++sweep) {
+        float change = 0.0f;
+        for (int i = 0; i < c->count; ++i) {
+            rb_contact_point *p = &pts[i];
+            float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
+            float lambda = -mass_of[i] * (vn + bias_of[i]);
+            lambda = rb_maxf(lambda, -(p->n.impulse + extra[i]));
+            extra[i] += lambda;
+            rb_contact_row_apply_one_side(&p->n, c->normal, lambda, im, side_b, va, wa, vb, wb);
+            change = rb_maxf(change, mass_of[i] > 0.0f ? rb_fabsf(lambda) / mass_of[i] : 0.0f);
+        }
+        if (change < RB_SOFT_CONVERGED)
+            break;
     }
 }
 
