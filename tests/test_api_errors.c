@@ -163,6 +163,15 @@ static void test_world_def_errors_are_rejected_with_reasons(void **state)
     d.position_correction = 1.5f;
     assert_int_equal(rb_create_world(&d, &w), RB_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(rb_last_error(rb_null_world_id), "position_correction"));
+    // the soft solver's contact spring: 0 is "the solver's choice", negative or NaN is an error
+    d = rb_default_world_def();
+    d.contact_hertz = -30.0f;
+    assert_int_equal(rb_create_world(&d, &w), RB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(rb_last_error(rb_null_world_id), "contact_hertz"));
+    d = rb_default_world_def();
+    d.contact_damping_ratio = NAN;
+    assert_int_equal(rb_create_world(&d, &w), RB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(rb_last_error(rb_null_world_id), "contact_damping_ratio"));
 }
 
 static void test_world_setters_reject_bad_values_and_keep_settings(void **state)
