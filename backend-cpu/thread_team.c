@@ -124,7 +124,57 @@ static int real_waited_ns(rb_thread_team *t, int n, uint64_t *out)
     return 1;
 }
 
-static const rb_team_source real_source = {real_now_ms, real_capture, real_waited_ns, NULL};
+static int real_probe(rb_thread_team *t, int team, double budget_ms, double *wall_ms, double *waited_ms)
+{
+#ifdef _OPENMP
+    uint64_t a[RB_TEAM_WATCH_MAX], b[RB_TEAM_WATCH_MAX];
+    int ready = 0;
+    for (int attempt = 0; attempt < 2 && !ready; ++attempt) {
+        if (t->watched <= 0 || t->watched_team != team) {
+            t->watched = real_capture(t, team);
+            t->watched_team = team;
+        }
+        ready = t->watched > 0 && real_waited_ns(t, t->watched, a);
+        if (!ready)
+            t->watched = 0; // a thread is gone, or another thread steps the world: capture again
+    }
+    if (!ready)
+        return 0;
+    double t0 = real_now_ms(t);
+    int stop = 0;
+    // pairs of barriers until thread 0 has seen the budget spent: every thread runs as many
+#pragma omp parallel num_threads(team) shared(stop)
+    {
+        for (;;) {
+#pragma omp barrier
+            if (omp_get_thread_num() == 0)
+                stop = real_now_ms(t) - t0 >= budget_ms;
+#pragma omp barrier
+            if (stop)
+                break;
+        }
+    }
+    *wall_ms = real_now_ms(t) - t0;
+    if (!real_waited_ns(t, t->watched, b)) {
+        t->watched = 0;
+        return 0;
+    }
+    uint64_t sum = 0;
+    for (int i = 0; i < t->watched; ++i)
+        sum += b[i] >= a[i] ? b[i] - a[i] : 0;
+    *waited_ms = (double)sum * 1e-6;
+    return 1;
+#else
+    (void)t;
+    (void)team;
+    (void)budget_ms;
+    (void)wall_ms;
+    (void)waited_ms;
+    return 0;
+#endif
+}
+
+static const rb_team_source real_source = {real_now_ms, real_capture, real_waited_ns, real_probe, NULL};
 
 // ---------------------------------------------------------------------------------------------
 // The team
@@ -144,6 +194,27 @@ void rb_team_init(rb_thread_team *t, int threads) { rb_team_init_with(t, threads
 
 void rb_team_free(rb_thread_team *t) { close_watched(t); }
 
+// The shrunk step time to run before the next probe: the probe's cost amortised, doubled per failure.
+static void set_wait(rb_thread_team *t)
+{
+    double cost = t->probe_ms > RB_TEAM_PROBE_MS ? t->probe_ms : RB_TEAM_PROBE_MS;
+    double wait = cost * RB_TEAM_AMORTISE;
+    if (wait < RB_TEAM_MIN_WAIT_MS)
+        wait = RB_TEAM_MIN_WAIT_MS;
+    for (int i = 0; i < t->backoff && wait < RB_TEAM_MAX_WAIT_MS; ++i)
+        wait *= 2;
+    t->wait_ms = wait < RB_TEAM_MAX_WAIT_MS ? wait : RB_TEAM_MAX_WAIT_MS;
+    t->shrunk_ms = 0;
+}
+
+static void probe_failed(rb_thread_team *t)
+{
+    t->failed_probes++;
+    if (t->backoff < RB_TEAM_MAX_BACKOFF)
+        t->backoff++;
+    t->probing = 0;
+}
+
 void rb_team_observe(rb_thread_team *t, double step_ms, double waited_ms)
 {
     if (step_ms <= 0)
@@ -152,7 +223,7 @@ void rb_team_observe(rb_thread_team *t, double step_ms, double waited_ms)
     t->windows++;
     t->last_wait_fraction = frac;
     if (frac < RB_TEAM_STARVED) {
-        t->probing = 0; // a probe that passes keeps the full team
+        t->probing = 0; // the probe's promise held: the full team stays
         if (t->team == t->threads) {
             t->healthy_ms += step_ms;
             if (t->healthy_ms >= RB_TEAM_HEALTHY_MS) {
@@ -169,23 +240,28 @@ void rb_team_observe(rb_thread_team *t, double step_ms, double waited_ms)
     int lost = (int)(frac + 0.5);
     if (lost < 1)
         lost = 1;
-    if (t->probing) {
-        t->failed_probes++;
-        if (t->backoff < RB_TEAM_MAX_BACKOFF)
-            t->backoff++;
-        t->probing = 0;
-    }
+    if (t->probing)
+        probe_failed(t); // the probe passed, the steps after it did not
     int team = t->team - lost;
     t->team = team > 1 ? team : 1;
     t->shrinks++;
-    // run shrunk for many times this window's cost before trying again, longer after each failed probe
-    double wait = step_ms * RB_TEAM_AMORTISE;
-    if (wait < RB_TEAM_MIN_WAIT_MS)
-        wait = RB_TEAM_MIN_WAIT_MS;
-    for (int i = 0; i < t->backoff && wait < RB_TEAM_MAX_WAIT_MS; ++i)
-        wait *= 2;
-    t->wait_ms = wait < RB_TEAM_MAX_WAIT_MS ? wait : RB_TEAM_MAX_WAIT_MS;
-    t->shrunk_ms = 0;
+    set_wait(t);
+}
+
+int rb_team_observe_probe(rb_thread_team *t, double wall_ms, double waited_ms)
+{
+    t->probes++;
+    t->probe_ms = wall_ms;
+    t->last_wait_fraction = wall_ms > 0 ? waited_ms / wall_ms : 0;
+    if (wall_ms > 0 && waited_ms < RB_TEAM_STARVED * wall_ms) {
+        t->team = t->threads;
+        t->probing = 1; // confirmed (or not) by the next window
+        t->window_open = 0;
+        return 1;
+    }
+    probe_failed(t);
+    set_wait(t);
+    return 0;
 }
 
 // Starts a measured window: the run delay of the team's threads now.
@@ -217,13 +293,14 @@ int rb_team_begin_step(rb_thread_team *t)
 {
     if (t->threads <= 1)
         return 1;
-    t->step_start = t->src.now_ms(t);
-    if (t->team < t->threads && !t->probing && t->shrunk_ms >= t->wait_ms) {
-        t->team = t->threads; // probe: one window with the full team
-        t->probing = 1;
-        t->probes++;
-        t->window_open = 0;
+    if (t->team < t->threads && t->shrunk_ms >= t->wait_ms && t->capture_failures < 3) {
+        double wall = 0, waited = 0;
+        if (t->src.probe(t, t->threads, RB_TEAM_PROBE_MS, &wall, &waited))
+            rb_team_observe_probe(t, wall, waited);
+        else
+            t->team = t->threads; // cannot measure: the full team, as without measures
     }
+    t->step_start = t->src.now_ms(t); // the probe is not step time
     if (t->team > 1 && !t->window_open)
         open_window(t);
     return t->team;

@@ -22,8 +22,10 @@
 typedef struct sim {
     double clock_ms;
     double busy_cpus;     // CPUs another process keeps busy
+    int cpus;             // the machine's
     int threads_seen;     // the team of the last capture
     int captures;
+    int probes_run;
     int measurable;       // 0: the machine cannot tell the run delay
     uint64_t delay_ns[RB_TEAM_WATCH_MAX];
 } sim;
@@ -45,22 +47,41 @@ static int sim_waited(rb_thread_team *t, int n, uint64_t *out)
     return m->measurable;
 }
 
-static void sim_team(rb_thread_team *t, sim *m, int threads)
+// With `busy_cpus` taken, a team of n threads waits, in threads' worth, max(0, n + busy - cpus) of
+// the time.
+static double sim_over(const sim *m, int team)
+{
+    double over = team + m->busy_cpus - m->cpus;
+    return over > 0 ? over : 0;
+}
+
+static int sim_probe(rb_thread_team *t, int team, double budget_ms, double *wall_ms, double *waited_ms)
+{
+    sim *m = t->src.user;
+    m->threads_seen = team;
+    m->probes_run++;
+    m->clock_ms += budget_ms;
+    *wall_ms = budget_ms;
+    *waited_ms = budget_ms * sim_over(m, team);
+    return m->measurable;
+}
+
+static void sim_team(rb_thread_team *t, sim *m, int threads, int cpus)
 {
     memset(m, 0, sizeof *m);
     m->measurable = 1;
-    rb_team_source src = {sim_now, sim_capture, sim_waited, m};
+    m->cpus = cpus;
+    rb_team_source src = {sim_now, sim_capture, sim_waited, sim_probe, m};
     rb_team_init_with(t, threads, &src);
 }
 
-// One step of `ms`: with `busy_cpus` taken, a team of n threads on `cpus` CPUs waits, in threads'
-// worth, for max(0, n + busy - cpus) of the step. Returns the step's team.
-static int sim_step(rb_thread_team *t, sim *m, double ms, int cpus)
+// One step of `ms`. Returns the step's team.
+static int sim_step(rb_thread_team *t, sim *m, double ms)
 {
     int team = rb_team_begin_step(t);
     assert_true(team >= 1 && team <= t->threads);
     m->clock_ms += ms;
-    double over = team + m->busy_cpus - cpus;
+    double over = sim_over(m, team);
     if (team > 1 && over > 0)
         for (int i = 0; i < team; ++i)
             m->delay_ns[i] += (uint64_t)(ms * 1e6 * over / team);
@@ -74,9 +95,9 @@ static void test_idle_keeps_full_team(void **state)
     (void)state;
     rb_thread_team t;
     sim m;
-    sim_team(&t, &m, 2);
+    sim_team(&t, &m, 2, 2);
     for (int i = 0; i < 2000; ++i)
-        assert_int_equal(sim_step(&t, &m, 1.8, 2), 2);
+        assert_int_equal(sim_step(&t, &m, 1.8), 2);
     assert_int_equal(t.shrinks, 0);
     assert_int_equal(t.probes, 0);
     assert_true(t.windows >= 2000 / 3 - 1); // windows of 3 steps (5.4 ms)
@@ -84,31 +105,32 @@ static void test_idle_keeps_full_team(void **state)
 }
 
 // A busy core: the team shrinks to one thread within a window, probes the full team again after
-// waits that double, stays at one thread almost all the time, and returns to two once the core is free.
+// waits that double, never steps with the starved team again while the core stays busy, and returns
+// to two threads once the core is free.
 static void test_busy_shrinks_and_probes_with_backoff(void **state)
 {
     (void)state;
     rb_thread_team t;
     sim m;
-    sim_team(&t, &m, 2);
+    sim_team(&t, &m, 2, 2);
     for (int i = 0; i < 100; ++i)
-        sim_step(&t, &m, 2.0, 2);
+        sim_step(&t, &m, 2.0);
     m.busy_cpus = 1;
     int steps = 0;
     while (t.team == 2 && steps < 100) {
-        sim_step(&t, &m, 2.0, 2);
+        sim_step(&t, &m, 2.0);
         steps++;
     }
     assert_int_equal(t.team, 1);
     assert_true(steps * 2.0 <= RB_TEAM_WINDOW_MS + 2.0); // within the first window
     assert_int_equal(t.shrinks, 1);
 
-    // busy for 20 s of steps: the probes' intervals double (until the cap), full-team time is small
+    // busy for 20 s of steps: the probes' intervals double (until the cap), no step has the full team
     int full_steps = 0, total = 10000, last_probe = -1, probe_count = 0;
     double last_gap = 0;
     for (int i = 0; i < total; ++i) {
         int probes_before = t.probes;
-        int team = sim_step(&t, &m, 2.0, 2);
+        int team = sim_step(&t, &m, 2.0);
         full_steps += team == 2;
         if (t.probes > probes_before) {
             if (last_probe >= 0) {
@@ -121,24 +143,64 @@ static void test_busy_shrinks_and_probes_with_backoff(void **state)
             probe_count++;
         }
     }
-    assert_true(probe_count >= 3);                 // it does try again
-    assert_int_equal(t.failed_probes, t.probes);   // and every try fails on the busy machine
-    assert_true(t.backoff >= 3);
-    assert_true(full_steps < total / 20);          // under 5 % of the steps with the starved team
+    assert_true(probe_count >= 5);               // it does try again
+    assert_int_equal(probe_count, m.probes_run);
+    assert_int_equal(t.failed_probes, t.probes); // and every try fails on the busy machine
+    assert_true(t.backoff >= 5);
+    assert_int_equal(full_steps, 0);             // the probes kept the starved team off the steps
+    assert_true(probe_count * RB_TEAM_PROBE_MS < 0.02 * total * 2.0); // and cost under 2 %
     assert_int_equal(t.team, 1);
+    assert_int_equal(t.shrinks, 1);
 
     // the core is free again: the next probe passes and the team stays full
     m.busy_cpus = 0;
     int i = 0;
     while (t.team == 1 && i < 2000) {
-        sim_step(&t, &m, 2.0, 2);
+        sim_step(&t, &m, 2.0);
         i++;
     }
     assert_true(i * 2.0 <= RB_TEAM_MAX_WAIT_MS + 2.0);
+    assert_int_equal(t.probing, 1); // the probe passed; the next window confirms it
     int failed = t.failed_probes;
     for (i = 0; i < 2000; ++i)
-        assert_int_equal(sim_step(&t, &m, 2.0, 2), 2);
+        assert_int_equal(sim_step(&t, &m, 2.0), 2);
     assert_int_equal(t.failed_probes, failed);
+    assert_int_equal(t.probing, 0);
+
+    // busy again for a moment, then free: one shrink, one probe that fails, one that passes
+    m.busy_cpus = 1;
+    for (i = 0; i < 3; ++i)
+        sim_step(&t, &m, 2.0);
+    assert_int_equal(t.team, 1);
+    m.busy_cpus = 0;
+    for (i = 0; i < 2000 && t.team == 1; ++i)
+        sim_step(&t, &m, 2.0);
+    assert_int_equal(t.team, 2);
+    rb_team_free(&t);
+}
+
+// A probe that passes while the steps after it starve (the machine is busy only when the steps run):
+// the window after the probe shrinks the team again and counts the probe as failed.
+static void test_probe_passed_window_starved(void **state)
+{
+    (void)state;
+    rb_thread_team t;
+    sim m;
+    sim_team(&t, &m, 2, 2);
+    rb_team_observe(&t, 10.0, 10.0); // starved
+    assert_int_equal(t.team, 1);
+    assert_int_equal(rb_team_observe_probe(&t, RB_TEAM_PROBE_MS, 0.0), 1);
+    assert_int_equal(t.team, 2);
+    assert_int_equal(t.failed_probes, 0);
+    rb_team_observe(&t, 10.0, 10.0); // starved again
+    assert_int_equal(t.team, 1);
+    assert_int_equal(t.failed_probes, 1);
+    assert_int_equal(t.backoff, 1);
+    double first_wait = t.wait_ms;
+    assert_int_equal(rb_team_observe_probe(&t, RB_TEAM_PROBE_MS, RB_TEAM_PROBE_MS), 0); // fails itself
+    assert_int_equal(t.team, 1);
+    assert_int_equal(t.failed_probes, 2);
+    assert_true(t.wait_ms >= 1.99 * first_wait);
     rb_team_free(&t);
 }
 
@@ -148,13 +210,13 @@ static void test_shrinks_by_lost_cpus(void **state)
     (void)state;
     rb_thread_team t;
     sim m;
-    sim_team(&t, &m, 8);
+    sim_team(&t, &m, 8, 8);
     m.busy_cpus = 1;
     for (int i = 0; i < 20; ++i)
-        sim_step(&t, &m, 1.0, 8);
+        sim_step(&t, &m, 1.0);
     assert_int_equal(t.team, 7);
     for (int i = 0; i < 20; ++i)
-        sim_step(&t, &m, 1.0, 8);
+        sim_step(&t, &m, 1.0);
     assert_int_equal(t.team, 7); // 7 threads on the 7 free cores wait for nothing
     rb_team_free(&t);
 }
@@ -166,26 +228,30 @@ static void test_thresholds_and_no_measure(void **state)
     (void)state;
     rb_thread_team t;
     sim m;
-    sim_team(&t, &m, 2);
+    sim_team(&t, &m, 2, 2);
     rb_team_observe(&t, 10.0, 10.0 * RB_TEAM_STARVED * 0.9);
     assert_int_equal(t.team, 2);
     rb_team_observe(&t, 10.0, 10.0 * RB_TEAM_STARVED * 1.1);
     assert_int_equal(t.team, 1);
-    assert_true(t.wait_ms >= RB_TEAM_MIN_WAIT_MS && t.wait_ms >= 10.0 * RB_TEAM_AMORTISE);
+    assert_true(t.wait_ms >= RB_TEAM_MIN_WAIT_MS && t.wait_ms >= RB_TEAM_PROBE_MS * RB_TEAM_AMORTISE);
+    assert_int_equal(rb_team_observe_probe(&t, 4.0, 4.0 * RB_TEAM_STARVED * 1.1), 0);
+    assert_int_equal(t.team, 1);
+    assert_int_equal(rb_team_observe_probe(&t, 4.0, 4.0 * RB_TEAM_STARVED * 0.9), 1);
+    assert_int_equal(t.team, 2);
     rb_team_free(&t);
 
-    sim_team(&t, &m, 2);
+    sim_team(&t, &m, 2, 2);
     m.measurable = 0;
     m.busy_cpus = 1;
     for (int i = 0; i < 100; ++i)
-        assert_int_equal(sim_step(&t, &m, 2.0, 2), 2);
+        assert_int_equal(sim_step(&t, &m, 2.0), 2);
     assert_int_equal(m.captures, 3); // and it stops asking
     rb_team_free(&t);
 
-    sim_team(&t, &m, 1); // one thread: nothing to decide, nothing read
+    sim_team(&t, &m, 1, 2); // one thread: nothing to decide, nothing read
     m.busy_cpus = 1;
     for (int i = 0; i < 10; ++i)
-        assert_int_equal(sim_step(&t, &m, 2.0, 2), 1);
+        assert_int_equal(sim_step(&t, &m, 2.0), 1);
     assert_int_equal(m.threads_seen, 0);
     rb_team_free(&t);
 }
@@ -208,21 +274,21 @@ static void test_real_source_runs(void **state)
 // A world whose team changes from window to window gives the bits of 1 thread and of 2.
 // ---------------------------------------------------------------------------------------------
 
-// Starved in two windows out of three: the team goes 2, 1 (4 steps), probe 2 (fails), 1 (7 steps),
-// probe 2 (passes), 2, 1, ... Few steps with the full team, for this runs beside other tests: on a
-// busy machine a step with the full team can cost a hundred times its work.
+// Windows starve two times out of three, probes pass every other time: the team goes 2, 1, 2, 1, ...
+// with few steps at 2, for this runs beside other tests: on a busy machine a step with the full team
+// can cost a hundred times its work.
 typedef struct flaky {
     uint64_t delay;
-    int reads;
+    int reads, probes;
     double clock_ms;
 } flaky;
 
-// A step lasts a window (5 ms) with the full team and 25 ms with one thread, so that the waits
+// A step lasts a window (5 ms) with the full team and 10 ms with one thread, so that the waits
 // before probes pass within a few steps.
 static double flaky_now(rb_thread_team *t)
 {
     flaky *f = t->src.user;
-    f->clock_ms += t->team == 1 ? 25.0 : RB_TEAM_WINDOW_MS;
+    f->clock_ms += t->team == 1 ? 10.0 : RB_TEAM_WINDOW_MS;
     return f->clock_ms;
 }
 
@@ -240,6 +306,15 @@ static int flaky_waited(rb_thread_team *t, int n, uint64_t *out)
         f->delay += 100000000; // 100 ms of waiting in this window: starved
     for (int i = 0; i < n; ++i)
         out[i] = f->delay;
+    return 1;
+}
+
+static int flaky_probe(rb_thread_team *t, int team, double budget_ms, double *wall_ms, double *waited_ms)
+{
+    (void)team;
+    flaky *f = t->src.user;
+    *wall_ms = budget_ms;
+    *waited_ms = f->probes++ % 2 == 1 ? 0.0 : budget_ms;
     return 1;
 }
 
@@ -285,14 +360,15 @@ static void check_identical_whatever_the_team(const char *scene, rb_solver solve
     for (int run = 0; run < 3; ++run) {
         int threads = run == 0 ? 1 : 2;
         rb_world_id w = make_world(scene, solver, threads);
-        flaky f = {0, 0, 0};
+        flaky f;
+        memset(&f, 0, sizeof f);
         rb_thread_team *team = NULL;
         if (run == 2) { // the team is told it starves every other window
             rb_status s;
             rb_world *world = rb_get_world(w, &s);
             assert_non_null(world);
             team = ((rb_cpu_ctx *)world->backend)->thread_team;
-            rb_team_source src = {flaky_now, flaky_capture, flaky_waited, &f};
+            rb_team_source src = {flaky_now, flaky_capture, flaky_waited, flaky_probe, &f};
             rb_team_free(team);
             rb_team_init_with(team, 2, &src);
         }
@@ -311,7 +387,7 @@ static void check_identical_whatever_the_team(const char *scene, rb_solver solve
         rb_destroy_world(w);
     }
     assert_true(shrinks >= 2);
-    assert_true(probes >= 1);
+    assert_true(probes >= 2);
     assert_true(h[0] == h[1]);
     assert_true(h[0] == h[2]);
 }
@@ -325,7 +401,7 @@ static void test_identical_batched(void **state)
 static void test_identical_sequential(void **state)
 {
     (void)state;
-    check_identical_whatever_the_team("pyramid", RB_SOLVER_SEQUENTIAL, 20);
+    check_identical_whatever_the_team("stack", RB_SOLVER_SEQUENTIAL, 150);
 }
 
 int main(void)
@@ -333,6 +409,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idle_keeps_full_team),
         cmocka_unit_test(test_busy_shrinks_and_probes_with_backoff),
+        cmocka_unit_test(test_probe_passed_window_starved),
         cmocka_unit_test(test_shrinks_by_lost_cpus),
         cmocka_unit_test(test_thresholds_and_no_measure),
         cmocka_unit_test(test_real_source_runs),
