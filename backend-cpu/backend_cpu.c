@@ -11,6 +11,7 @@
 #include "backend_registry.h"
 #include "contact_solver_split.h"
 #include "cpu_context.h"
+#include "thread_team.h"
 
 int rb_cpu_reserve(void **array, int *capacity, int n, size_t elem_size)
 {
@@ -81,11 +82,15 @@ static rb_status cpu_create(rb_scene *scene, const rb_backend_config *cfg, rb_ba
     b->c.threads = cfg->threads;
     b->c.team = cfg->threads;
     b->c.broad = rb_broad_phase_create();
-    if (!b->c.broad) {
+    b->c.thread_team = malloc(sizeof *b->c.thread_team);
+    if (!b->c.broad || !b->c.thread_team) {
+        rb_broad_phase_destroy(b->c.broad);
+        free(b->c.thread_team);
         free(b);
-        snprintf(msg, msg_size, "out of memory creating the broad phase");
+        snprintf(msg, msg_size, "out of memory creating the CPU backend");
         return RB_ERR_OUT_OF_MEMORY;
     }
+    rb_team_init(b->c.thread_team, cfg->threads);
     char model[256];
     cpu_model(model, sizeof model);
     snprintf(b->device, sizeof b->device, "%s, %d thread%s%s", model, cfg->threads, cfg->threads == 1 ? "" : "s",
@@ -105,6 +110,8 @@ static void cpu_destroy(rb_backend_ctx *ctx)
         return;
     rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
     rb_broad_phase_destroy(c->broad);
+    rb_team_free(c->thread_team);
+    free(c->thread_team);
     free(c->shape_world);
     free(c->aabb_lo);
     free(c->aabb_hi);
@@ -253,6 +260,19 @@ static int cpu_frozen(rb_backend_ctx *ctx)
     return n;
 }
 
+// The team for this step: fewer threads while the full team does not get the CPUs (thread_team.h).
+static void cpu_begin_step(rb_backend_ctx *ctx)
+{
+    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    c->team = rb_team_begin_step(c->thread_team);
+}
+
+static void cpu_end_step(rb_backend_ctx *ctx)
+{
+    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    rb_team_end_step(c->thread_team);
+}
+
 const rb_backend_ops rb_cpu_backend_ops = {
     .abi_version = RB_BACKEND_ABI_VERSION,
     .name = "cpu",
@@ -276,4 +296,6 @@ const rb_backend_ops rb_cpu_backend_ops = {
     .get_manifolds = cpu_get_manifolds,
     .get_stats = cpu_get_stats,
     .frozen_in_last_step = cpu_frozen,
+    .begin_step = cpu_begin_step,
+    .end_step = cpu_end_step,
 };

@@ -139,6 +139,8 @@ typedef struct rb_cpu_ctx {
     int *impact, impact_cap;                         // candidate points of the impact pass
 
     struct rb_split_state *split; // the split solver's scratch (contact_solver_split.c), NULL until used
+
+    struct rb_thread_team *thread_team; // sets `team` at each step (thread_team.c)
 } rb_cpu_ctx;
 
 // Grows an array to hold n elements (geometric growth); returns 0 on allocation failure.

@@ -1,0 +1,107 @@
+// The CPU backend's thread team: how many of the world's threads the parallel loops use this step.
+//
+// OpenMP threads meet at a barrier after every parallel loop, and libgomp's threads spin there (by
+// default for a few milliseconds) before they sleep. When another process keeps a core busy, one
+// team thread at a time is off the CPU, and the others spin until the scheduler gives it a slice
+// back: each barrier can cost a scheduler slice, and a step costs many times its work. The library
+// cannot change how libgomp waits (GOMP_SPINCOUNT and OMP_WAIT_POLICY are read once when libgomp
+// loads), so it watches instead whether the team got the CPU, and runs with fewer threads while it
+// does not.
+//
+// The measure: the time each team thread spent runnable but waiting for a CPU (the run delay of
+// /proc/self/task/TID/schedstat), summed over the team, against the time spent in steps, read once per
+// window of steps (at least RB_TEAM_WINDOW_MS of step time) from the calling thread. A thread that
+// sleeps (passive waiting, a long serial part) is not runnable and does not count: only a busy CPU
+// does. A window whose team waited RB_TEAM_STARVED of its step time or more is starved: the team
+// shrinks by the CPUs it did not get (to 1 with 2 threads).
+//
+// After a while the full team is tried again, by a probe: RB_TEAM_PROBE_MS of empty barriers with the
+// full team, measured the same way (a whole step would do, but one starved step can cost a hundred
+// times its work: the probe's cost is bounded). A probe that passes gives the next window the full
+// team; if that window starves, the probe counts as failed too. The while is RB_TEAM_AMORTISE times
+// the probe's cost (at least RB_TEAM_MIN_WAIT_MS of shrunk step time), doubled for each failed probe
+// (exponential back-off, up to RB_TEAM_MAX_WAIT_MS), so probes cost a few per cent at most on a
+// machine that stays busy, and a free machine gets the full team back within that while. Each
+// RB_TEAM_HEALTHY_MS of full-team step time without starvation undoes one doubling.
+//
+// The results do not depend on the team (every parallel loop of the CPU backend is written that
+// way), so neither does anything decided here. Where the run delay cannot be read (no /proc, a
+// kernel without schedstat), the team stays full.
+#ifndef RB_THREAD_TEAM_H
+#define RB_THREAD_TEAM_H
+
+#include <stdint.h>
+
+#define RB_TEAM_WATCH_MAX 64    // threads whose run delay is read (more: the first 64, scaled)
+#define RB_TEAM_WINDOW_MS 5.0   // step time per measured window
+#define RB_TEAM_STARVED 0.25    // starved: the team waited this fraction of the window's time
+#define RB_TEAM_PROBE_MS 4.0    // a probe's barriers last this long
+#define RB_TEAM_AMORTISE 8.0    // shrunk step time before a probe, times the probe's cost
+#define RB_TEAM_MIN_WAIT_MS 20.0
+#define RB_TEAM_MAX_WAIT_MS 2000.0
+#define RB_TEAM_MAX_BACKOFF 8
+#define RB_TEAM_HEALTHY_MS 1000.0 // full-team step time without starvation that undoes one doubling
+
+struct rb_thread_team;
+
+// Where the measurements come from: the clock and the threads' run delay. The defaults read
+// CLOCK_MONOTONIC and /proc; tests put a simulated machine here.
+typedef struct rb_team_source {
+    double (*now_ms)(struct rb_thread_team *t);
+    // Learns which threads form a team of `team` threads (called at the first step and before each
+    // probe, in no parallel region); returns how many can be watched, 0 when none can.
+    int (*capture)(struct rb_thread_team *t, int team);
+    // The cumulative run delay (ns) of watched threads 0 .. n-1 into out; 0 on failure.
+    int (*waited_ns)(struct rb_thread_team *t, int n, uint64_t *out);
+    // A probe: about budget_ms of barriers with a team of `team` threads; writes how long it took and
+    // how long the team waited for a CPU meanwhile (summed over its threads); 0: cannot measure.
+    int (*probe)(struct rb_thread_team *t, int team, double budget_ms, double *wall_ms, double *waited_ms);
+    void *user;
+} rb_team_source;
+
+typedef struct rb_thread_team {
+    int threads;   // the full team: the world's thread count
+    int team;      // this step's team, 1 .. threads
+
+    // measuring
+    rb_team_source src;
+    int watched;                     // threads whose run delay is read, 0: cannot measure
+    int watched_team;                // the team they were captured for
+    int tid[RB_TEAM_WATCH_MAX];      // their thread ids (default source)
+    int fd[RB_TEAM_WATCH_MAX];       // their schedstat files, -1: closed
+    uint64_t wait0[RB_TEAM_WATCH_MAX]; // run delay at the window's start
+    int capture_failures;            // in a row; at 3 the team stops trying to measure
+    int window_open;
+    double window_ms;                // step time in the window so far
+    double step_start;               // clock at begin_step (ms)
+
+    // deciding
+    int probing;        // the window under way follows a probe that passed
+    int backoff;        // probes that failed in a row, less those undone by healthy time
+    double wait_ms;     // shrunk step time to run before the next probe
+    double shrunk_ms;   // shrunk step time run since the team shrank (or the last failed probe)
+    double healthy_ms;  // full-team step time without starvation since the last back-off change
+    double probe_ms;    // what the last probe cost (at least RB_TEAM_PROBE_MS)
+
+    // what happened (tests, rubble's diagnostics)
+    int windows, starved_windows, shrinks, probes, failed_probes;
+    double last_wait_fraction; // waited / step time of the last window
+} rb_thread_team;
+
+// A team of `threads` with the default source. Never fails: without measurements the team stays full.
+void rb_team_init(rb_thread_team *t, int threads);
+// The same with a given source (tests).
+void rb_team_init_with(rb_thread_team *t, int threads, const rb_team_source *src);
+void rb_team_free(rb_thread_team *t);
+
+// Around each world step; begin returns the team for the step.
+int rb_team_begin_step(rb_thread_team *t);
+void rb_team_end_step(rb_thread_team *t);
+
+// The decision alone, after a window of `step_ms` step time in which the team waited `waited_ms`
+// for a CPU (summed over its threads). Called by rb_team_end_step; tests call it directly too.
+void rb_team_observe(rb_thread_team *t, double step_ms, double waited_ms);
+// The same after a probe of the full team; returns whether it passed (the team is then full).
+int rb_team_observe_probe(rb_thread_team *t, double wall_ms, double waited_ms);
+
+#endif
