@@ -127,6 +127,7 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->seq_two_way);
     free(c->seq_epoch);
     free(c->seq_part);
+    free(c->seq_manifold_patch);
     free(c->body_contact_start);
     free(c->body_contacts);
     free(c->body_batch);

@@ -97,6 +97,8 @@ typedef struct rb_cpu_ctx {
     uint8_t *seq_two_way;         // shock propagation: a frozen body keeps its mass in this contact
     int *seq_epoch;               // penetration correction: contact already in the affected list
     int *seq_part;                // part of a split batch (-1: seam contact)
+    int *seq_manifold_patch;      // the friction patch of each manifold (its index in seq; -1: none)
+    int seq_manifold_patch_cap;
     int seq_body_cap;             // capacity of the body_* arrays below
     int *body_contact_start;      // adjacency of non-fixed bodies (CSR, seq_body_cap entries)
     int *body_contacts;
@@ -151,6 +153,7 @@ rb_status rb_seq_correct_penetrations(rb_backend_ctx *ctx, const rb_step_params 
 void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p);
 void rb_seq_update_sleep(rb_cpu_ctx *c, const rb_step_params *p);
 void rb_seq_wake_unsupported(rb_cpu_ctx *c);
+
 // Static, kinematic or frozen after a non-finite state: infinite mass for the sequential solver.
 int rb_seq_is_fixed(const rb_cpu_ctx *c, int b);
 
