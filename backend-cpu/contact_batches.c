@@ -134,6 +134,29 @@ static void fill_patch(rb_cpu_ctx *c, const rb_contact_manifold *m, int first, i
     c->seq_epoch[k] = 0;
 }
 
+// Radius of curvature of a shape at its contacts: a sphere's or capsule's radius; 0 for flat or
+// edged shapes (box, plane).
+static float round_radius(const rb_scene *s, int shape)
+{
+    int t = s->shape_type[shape];
+    return t == RB_GEOM_SPHERE ? s->shape_params[shape].x : (t == RB_GEOM_CAPSULE ? s->shape_params[shape].y : 0.0f);
+}
+
+// The arm of a point's torsional friction (rb_seq_resolve_twist): contacts rest about
+// remaining_penetration x penetration_threshold deep (delta), and a round shape that deep in another
+// touches it on a disc of radius sqrt(2 R delta), R = R_A R_B / (R_A + R_B) (a flat side counts as an
+// infinite radius); under uniform pressure the torsional friction acts at 2/3 of it. 0 when neither
+// shape is round (a box's vertex or edge).
+static float twist_arm(const rb_cpu_ctx *c, const rb_contact_manifold *m, const rb_step_params *p)
+{
+    float ra = round_radius(c->scene, m->shape_a), rb = round_radius(c->scene, m->shape_b);
+    if (ra <= 0.0f && rb <= 0.0f)
+        return 0.0f;
+    float r = ra <= 0.0f ? rb : (rb <= 0.0f ? ra : ra * rb / (ra + rb));
+    float delta = p->seq.remaining_penetration * p->seq.penetration_threshold;
+    return (2.0f / 3.0f) * rb_sqrtf(2.0f * r * delta);
+}
+
 // Manifolds of two or more points get a friction patch (contact_sequential.h).
 static int has_patch(const rb_contact_manifold *m)
 {
@@ -195,7 +218,7 @@ static void fill_contacts(rb_cpu_ctx *c, const rb_step_params *p)
             q->patch_first = q->patch_count = 0;
             q->twist = 0.0f;
             q->spin = 0.0f;
-            q->radius = 0.0f;
+            q->radius = patch[i] >= 0 ? 0.0f : twist_arm(c, m, p);
             if (patch[i] >= 0)
                 q->mu_s = q->mu_k = 0.0f; // the patch has the friction
             c->seq_heap_pos[k] = -1;

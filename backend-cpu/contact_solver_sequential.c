@@ -219,11 +219,13 @@ static void measure(const rb_cpu_ctx *c, rb_seq_contact *q)
     rb_float3 u = relative_velocity_of(c, q);
     q->closing = rb_dot(u, q->normal);
     rb_float3 ut = rb_mad(u, -q->closing, q->normal);
+    const rb_scene *s = c->scene;
     if (q->patch_count == 0) {
         q->slip = rb_len(ut);
+        if (q->radius > 0.0f)
+            q->spin = rb_dot(rb_sub(rb_xyz(s->body_ang_vel[q->body_b]), rb_xyz(s->body_ang_vel[q->body_a])), q->normal);
         return;
     }
-    const rb_scene *s = c->scene;
     q->slip_t = ut;
     q->spin = rb_dot(rb_sub(rb_xyz(s->body_ang_vel[q->body_b]), rb_xyz(s->body_ang_vel[q->body_a])), q->normal);
     float sr = q->spin * q->radius;

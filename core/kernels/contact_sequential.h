@@ -45,10 +45,11 @@ typedef struct rb_seq_contact {
     // in one extra entry at the points' centroid, and its points are frictionless.
     int patch;              // a point: the index of its manifold's patch, -1 if it has its own friction
     int patch_first, patch_count; // a patch: its points (count 0: this entry is a point)
-    float radius;           // a patch: the mean distance of its points from the centroid (arm of torsion)
-    float twist;            // a patch: torsional friction impulse about n accumulated this step (on B)
+    float radius;           // the arm of torsional friction: a patch, the mean distance of its points from
+                            // the centroid; a point of a round shape, 2/3 of its contact disc (0: none)
+    float twist;            // torsional friction impulse about n accumulated this step (on B)
     rb_float3 slip_t;       // a patch: tangential relative velocity at the centroid (measured)
-    float spin;             // a patch: relative angular velocity about n, (w_B - w_A) . n (measured)
+    float spin;             // relative angular velocity about n, (w_B - w_A) . n (measured)
 } rb_seq_contact;
 
 // The velocities and mass of one body as the solver sees them.
@@ -160,6 +161,13 @@ RB_FN int rb_seq_action(const rb_seq_contact *c, float threshold, float *size)
             *size = c->slip;
             return RB_SEQ_RESOLVE;
         }
+        // spinning about the normal while its torsional friction is not yet kinetic against the spin
+        float spin = rb_fabsf(c->spin) * c->radius;
+        if (spin > threshold && c->mu_s > 0.0f &&
+            !(c->twist * c->spin < 0.0f && rb_fabsf(c->twist) >= 0.999f * c->mu_k * c->normal_impulse * c->radius)) {
+            *size = spin;
+            return RB_SEQ_RESOLVE;
+        }
     }
     return RB_SEQ_NONE;
 }
@@ -218,6 +226,29 @@ RB_FN float rb_seq_launch_speed_q(float e, float q2, float g_dv)
 {
     // q2: the fall's v^2 + g_dv v at the surface (2 Q there)
     return rb_sqrtf(0.25f * g_dv * g_dv + e * e * rb_maxf(q2, 0.0f)) - 0.5f * g_dv;
+}
+
+// Torsional friction of a point of a round shape (rubble's addition; pe's points have none): a point
+// contact cannot stop a spin about its normal, and a ball spinning about the vertical on the ground
+// never fell asleep (docs/solver-sequential.md). The spin stops if that takes a torsional impulse
+// within mu_s n r, else it is braked by mu_k n r; r is 2/3 of the radius of the contact disc (uniform
+// pressure). Decoupled from the linear friction (exact for a sphere, whose contact lies under its centre).
+RB_FN void rb_seq_resolve_twist(rb_seq_contact *c, rb_seq_body *a, rb_seq_body *b)
+{
+    rb_float3 n = c->normal;
+    rb_float3 ta = rb_mat3_mulv(a->inv_inertia, n), tb = rb_mat3_mulv(b->inv_inertia, n);
+    float mt = rb_dot(n, rb_add(ta, tb));
+    if (!(mt > 0.0f))
+        return;
+    float spin = rb_dot(rb_sub(b->w, a->w), n);
+    float tw = c->twist - spin / mt;
+    float nn = rb_maxf(c->normal_impulse, 0.0f);
+    if (rb_fabsf(tw) > c->mu_s * nn * c->radius)
+        tw = (tw < 0.0f ? -c->mu_k : c->mu_k) * nn * c->radius;
+    float d = tw - c->twist;
+    a->w = rb_sub(a->w, rb_scale(ta, d));
+    b->w = rb_add(b->w, rb_scale(tb, d));
+    c->twist = tw;
 }
 
 RB_FN rb_float3 rb_seq_resolve(rb_seq_contact *c, float restitution_threshold, rb_seq_body *a, rb_seq_body *b)
@@ -290,6 +321,8 @@ RB_FN rb_float3 rb_seq_resolve(rb_seq_contact *c, float restitution_threshold, r
     c->friction1 += j.y;
     c->friction2 += j.z;
     c->target = rest;
+    if (c->radius > 0.0f)
+        rb_seq_resolve_twist(c, a, b);
     return i;
 }
 
