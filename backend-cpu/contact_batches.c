@@ -46,6 +46,10 @@ static int reserve_bodies(rb_cpu_ctx *c, int n)
     GROW(body_frozen)
     GROW(gravity_contacts)
     GROW(gravity_contacts_prev)
+    GROW(body_prev_lin_vel)
+    GROW(body_prev_ang_vel)
+    GROW(body_acc_lin)
+    GROW(body_acc_ang)
 #undef GROW
     c->seq_body_cap = cap;
     return 1;
