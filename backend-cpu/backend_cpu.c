@@ -134,6 +134,7 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->seq_two_way);
     free(c->seq_epoch);
     free(c->seq_part);
+    free(c->seq_manifold_patch);
     free(c->body_contact_start);
     free(c->body_contacts);
     free(c->body_batch);
@@ -148,6 +149,10 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->body_frozen);
     free(c->gravity_contacts);
     free(c->gravity_contacts_prev);
+    free(c->body_prev_lin_vel);
+    free(c->body_prev_ang_vel);
+    free(c->body_acc_lin);
+    free(c->body_acc_ang);
     free(c->batches);
     free(c->seq_batch_contacts);
     free(c->seq_batch_bodies);
@@ -207,6 +212,13 @@ static rb_status cpu_upload(rb_backend_ctx *ctx)
 {
     rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
     const rb_scene *s = c->scene;
+    if ((s->dirty & RB_DIRTY_BODY_STATE) && c->body_prev_lin_vel) {
+        // a body the application created, moved, woke or set the velocity of has no velocity history
+        // (the sequential solver's test of rest, body_sleep.c)
+        int hi = s->dirty_body_hi < c->seq_body_cap ? s->dirty_body_hi : c->seq_body_cap;
+        for (int b = s->dirty_body_lo; b < hi; ++b)
+            c->body_prev_lin_vel[b].w = c->body_prev_ang_vel[b].w = 0.0f;
+    }
     if (!(s->dirty & RB_DIRTY_SHAPES) || c->manifold_count == 0)
         return RB_OK;
     // last step's manifolds become the warm-start cache at the next collide: drop those of changed shapes

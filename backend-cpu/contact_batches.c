@@ -46,6 +46,10 @@ static int reserve_bodies(rb_cpu_ctx *c, int n)
     GROW(body_frozen)
     GROW(gravity_contacts)
     GROW(gravity_contacts_prev)
+    GROW(body_prev_lin_vel)
+    GROW(body_prev_ang_vel)
+    GROW(body_acc_lin)
+    GROW(body_acc_ang)
 #undef GROW
     c->seq_body_cap = cap;
     return 1;
@@ -101,16 +105,82 @@ static float bounce_speed(const rb_seq_contact *q, float impact)
     return rb_seq_launch_speed_q(q->cor, impact * impact, q->gravity_dv);
 }
 
-// Contacts from the manifolds, in manifold order (canonical, so the result does not depend on threads).
+// A patch's fields (contact_sequential.h, "friction patches") from manifold m's points seq[first ..].
+static void fill_patch(rb_cpu_ctx *c, const rb_contact_manifold *m, int first, int k)
+{
+    rb_seq_contact *q = &c->seq[k];
+    const rb_seq_contact *p0 = &c->seq[first];
+    int count = m->m.count;
+    rb_float3 centre = rb_f3(0.0f, 0.0f, 0.0f);
+    for (int j = 0; j < count; ++j)
+        centre = rb_add(centre, c->seq[first + j].point);
+    centre = rb_scale(centre, 1.0f / (float)count);
+    float radius = 0.0f;
+    for (int j = 0; j < count; ++j)
+        radius += rb_len(rb_sub(c->seq[first + j].point, centre));
+    memset(q, 0, sizeof *q);
+    q->body_a = p0->body_a;
+    q->body_b = p0->body_b;
+    q->fixed_a = p0->fixed_a;
+    q->fixed_b = p0->fixed_b;
+    q->point = centre;
+    q->normal = p0->normal;
+    rb_contact_basis(q->normal, &q->t1, &q->t2);
+    q->separation = 1e9f; // never penetrating, never closing: only its friction is solved
+    q->mu_s = m->static_friction;
+    q->mu_k = m->friction;
+    q->radius = rb_maxf(radius / (float)count, 1e-6f);
+    q->patch = -1;
+    q->patch_first = first;
+    q->patch_count = count;
+    c->seq_heap_pos[k] = -1;
+    c->seq_two_way[k] = 0;
+    c->seq_epoch[k] = 0;
+}
+
+// Radius of curvature of a shape at its contacts: a sphere's or capsule's radius; 0 for flat or
+// edged shapes (box, plane).
+static float round_radius(const rb_scene *s, int shape)
+{
+    int t = s->shape_type[shape];
+    return t == RB_GEOM_SPHERE ? s->shape_params[shape].x : (t == RB_GEOM_CAPSULE ? s->shape_params[shape].y : 0.0f);
+}
+
+// The arm of a point's torsional friction (rb_seq_resolve_twist): contacts rest about
+// remaining_penetration x penetration_threshold deep (delta), and a round shape that deep in another
+// touches it on a disc of radius sqrt(2 R delta), R = R_A R_B / (R_A + R_B) (a flat side counts as an
+// infinite radius); under uniform pressure the torsional friction acts at 2/3 of it. 0 when neither
+// shape is round (a box's vertex or edge).
+static float twist_arm(const rb_cpu_ctx *c, const rb_contact_manifold *m, const rb_step_params *p)
+{
+    float ra = round_radius(c->scene, m->shape_a), rb = round_radius(c->scene, m->shape_b);
+    if (ra <= 0.0f && rb <= 0.0f)
+        return 0.0f;
+    float r = ra <= 0.0f ? rb : (rb <= 0.0f ? ra : ra * rb / (ra + rb));
+    float delta = p->seq.remaining_penetration * p->seq.penetration_threshold;
+    return (2.0f / 3.0f) * rb_sqrtf(2.0f * r * delta);
+}
+
+// Manifolds of two or more points get a friction patch (contact_sequential.h).
+static int has_patch(const rb_contact_manifold *m)
+{
+    return m->m.count >= 2;
+}
+
+// Contacts from the manifolds, in manifold order (canonical, so the result does not depend on threads):
+// all the points, then the friction patches.
 static void fill_contacts(rb_cpu_ctx *c, const rb_step_params *p)
 {
     int n = c->manifold_count;
     int *first = c->pair_offset; // reused: point offset of each manifold
-    int total = 0;
+    int *patch = c->seq_manifold_patch;
+    int total = 0, patches = 0;
     for (int i = 0; i < n; ++i) {
         first[i] = total;
         total += c->manifolds[i].m.count;
     }
+    for (int i = 0; i < n; ++i)
+        patch[i] = has_patch(&c->manifolds[i]) ? total + patches++ : -1;
 #pragma omp parallel for schedule(static) num_threads(c->team)
     for (int i = 0; i < n; ++i) {
         const rb_contact_manifold *m = &c->manifolds[i];
@@ -134,8 +204,10 @@ static void fill_contacts(rb_cpu_ctx *c, const rb_step_params *p)
             // A point whose friction was more than a quarter of its static cone starts cold: warm,
             // the slip is the only violation left at its corner, its single-point sticking impulse
             // lies outside the cone, and a box held by mu_s on a slope crept (3.5 cm in 2 s)
+            // (A patch's points always start warm: their friction is the patch's.)
             float fric = rb_len(m->friction_impulse[j]);
-            q->normal_impulse = fric <= 0.25f * q->mu_s * m->normal_impulse[j] ? m->normal_impulse[j] : 0.0f;
+            int warm = patch[i] >= 0 || fric <= 0.25f * q->mu_s * m->normal_impulse[j];
+            q->normal_impulse = warm ? m->normal_impulse[j] : 0.0f;
             q->friction1 = q->friction2 = 0.0f;
             q->impulse = rb_scale(q->normal, q->normal_impulse);
             q->target = 0.0f;
@@ -146,11 +218,29 @@ static void fill_contacts(rb_cpu_ctx *c, const rb_step_params *p)
             q->slip = 0.0f;
             q->sliding = 0;
             q->slide_mu = 0.0f;
+            q->patch = patch[i];
+            q->patch_first = q->patch_count = 0;
+            q->twist = 0.0f;
+            q->spin = 0.0f;
+            q->radius = patch[i] >= 0 ? 0.0f : twist_arm(c, m, p);
+            if (patch[i] >= 0)
+                q->mu_s = q->mu_k = 0.0f; // the patch has the friction
             c->seq_heap_pos[k] = -1;
             c->seq_two_way[k] = 0;
             c->seq_epoch[k] = 0;
         }
+        if (patch[i] >= 0)
+            fill_patch(c, m, first[i], patch[i]);
     }
+}
+
+// Friction patches of this step's manifolds (fill_contacts).
+static int count_patches(const rb_cpu_ctx *c)
+{
+    int patches = 0;
+    for (int i = 0; i < c->manifold_count; ++i)
+        patches += has_patch(&c->manifolds[i]);
+    return patches;
 }
 
 // Adjacency of the non-fixed bodies (CSR, contacts in ascending order) and, per body, the contacts
@@ -163,14 +253,15 @@ static int build_adjacency(rb_cpu_ctx *c, rb_float3 gravity)
     memset(c->gravity_contacts, 0, sizeof *c->gravity_contacts * (size_t)nb);
     for (int k = 0; k < n; ++k) {
         const rb_seq_contact *q = &c->seq[k];
+        int point = q->patch_count == 0; // the wake rules count points, not patches
         if (!q->fixed_a) {
             start[q->body_a + 1]++;
-            if (rb_dot(q->normal, gravity) > 0.0f) // from A, the other body lies along +n
+            if (point && rb_dot(q->normal, gravity) > 0.0f) // from A, the other body lies along +n
                 c->gravity_contacts[q->body_a]++;
         }
         if (!q->fixed_b) {
             start[q->body_b + 1]++;
-            if (rb_dot(q->normal, gravity) < 0.0f)
+            if (point && rb_dot(q->normal, gravity) < 0.0f)
                 c->gravity_contacts[q->body_b]++;
         }
     }
@@ -431,8 +522,10 @@ static int reserve_scratch(rb_cpu_ctx *c)
 rb_status rb_seq_build_batches(rb_cpu_ctx *c, const rb_step_params *p)
 {
     int nb = c->scene->body_slots;
-    c->seq_count = c->contact_point_count;
-    if (!reserve_bodies(c, nb) || !reserve_contacts(c, c->seq_count > 0 ? c->seq_count : 1))
+    c->seq_count = c->contact_point_count + count_patches(c);
+    if (!reserve_bodies(c, nb) || !reserve_contacts(c, c->seq_count > 0 ? c->seq_count : 1) ||
+        !rb_cpu_reserve((void **)&c->seq_manifold_patch, &c->seq_manifold_patch_cap,
+                        c->manifold_count > 0 ? c->manifold_count : 1, sizeof *c->seq_manifold_patch))
         return RB_ERR_OUT_OF_MEMORY;
     fill_contacts(c, p);
     if (!build_adjacency(c, p->gravity) || !build_groups(c, p) || !reserve_scratch(c))

@@ -212,12 +212,40 @@ static float closing_of(const rb_cpu_ctx *c, const rb_seq_contact *q)
     return rb_dot(relative_velocity_of(c, q), q->normal);
 }
 
-// closing and slip of a contact from the bodies' current velocities
+// closing and slip of a contact from the bodies' current velocities; for a friction patch, its slip at
+// the centroid, its spin and the sum of its points' normal impulses
 static void measure(const rb_cpu_ctx *c, rb_seq_contact *q)
 {
     rb_float3 u = relative_velocity_of(c, q);
     q->closing = rb_dot(u, q->normal);
-    q->slip = rb_len(rb_mad(u, -q->closing, q->normal));
+    rb_float3 ut = rb_mad(u, -q->closing, q->normal);
+    const rb_scene *s = c->scene;
+    if (q->patch_count == 0) {
+        q->slip = rb_len(ut);
+        if (q->radius > 0.0f)
+            q->spin = rb_dot(rb_sub(rb_xyz(s->body_ang_vel[q->body_b]), rb_xyz(s->body_ang_vel[q->body_a])), q->normal);
+        return;
+    }
+    q->slip_t = ut;
+    q->spin = rb_dot(rb_sub(rb_xyz(s->body_ang_vel[q->body_b]), rb_xyz(s->body_ang_vel[q->body_a])), q->normal);
+    float sr = q->spin * q->radius;
+    q->slip = rb_sqrtf(rb_len_sq(ut) + sr * sr);
+    float n = 0.0f;
+    for (int i = 0; i < q->patch_count; ++i)
+        n += c->seq[q->patch_first + i].normal_impulse;
+    q->normal_impulse = n;
+}
+
+static int action_of(const rb_seq_contact *q, float threshold, float *size)
+{
+    return q->patch_count ? rb_seq_patch_action(q, threshold, size) : rb_seq_action(q, threshold, size);
+}
+
+static float violation_of(const rb_seq_contact *q, float threshold)
+{
+    float size;
+    action_of(q, threshold, &size);
+    return size;
 }
 
 // Re-evaluates the group's contacts of body x after contact k changed its velocity.
@@ -231,7 +259,7 @@ static void refresh_body(rb_cpu_ctx *c, closing_set *set, int k, int x, int stam
             continue; // not in this group
         rb_seq_contact *q = &c->seq[t];
         measure(c, q);
-        q->key = -rb_seq_violation(q, threshold);
+        q->key = -violation_of(q, threshold);
         if (c->seq_heap_pos[t] >= 0)
             set_changed(set, t); // an entry that stopped violating is dropped when it surfaces
         else if (q->key < 0.0f)
@@ -264,7 +292,7 @@ static int solve_group(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scratch *w
         q->prepared = 0;
         q->allowed = allowed_approach(q, p);
         measure(c, q);
-        q->key = -rb_seq_violation(q, thr);
+        q->key = -violation_of(q, thr);
         c->seq_heap_pos[k] = -1;
         if (q->key < 0.0f)
             set_insert(&set, k);
@@ -278,11 +306,14 @@ static int solve_group(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scratch *w
         rb_seq_contact *q = &c->seq[k];
         rb_seq_body a = load_body(c, k, q->body_a), b = load_body(c, k, q->body_b);
         if (!q->prepared) {
-            rb_seq_prepare_matrices(q, &a, &b);
+            if (!q->patch_count) // a patch makes its matrix when it is resolved
+                rb_seq_prepare_matrices(q, &a, &b);
             q->prepared = 1;
         }
         float size;
-        if (rb_seq_action(q, thr, &size) == RB_SEQ_PULL_BACK)
+        if (q->patch_count)
+            rb_seq_patch_resolve(q, &a, &b);
+        else if (rb_seq_action(q, thr, &size) == RB_SEQ_PULL_BACK)
             rb_seq_pull_back(q, &a, &b);
         else
             rb_seq_resolve(q, p->restitution_threshold, &a, &b);
@@ -497,11 +528,25 @@ static void store_contacts(rb_cpu_ctx *c)
 #pragma omp parallel for schedule(static) num_threads(c->team)
     for (int i = 0; i < c->manifold_count; ++i) {
         rb_contact_manifold *m = &c->manifolds[i];
+        // a patch's friction is shared by its points in proportion to their normal impulses (its
+        // torsion is not shown)
+        int patch = c->seq_manifold_patch[i];
+        rb_float3 fp = rb_f3(0.0f, 0.0f, 0.0f);
+        float np = 0.0f;
+        if (patch >= 0) {
+            fp = c->seq[patch].impulse;
+            for (int j = 0; j < m->m.count; ++j)
+                np += rb_maxf(c->seq[first[i] + j].normal_impulse, 0.0f);
+        }
         for (int j = 0; j < m->m.count; ++j) {
             const rb_seq_contact *q = &c->seq[first[i] + j];
             float in = rb_dot(q->impulse, q->normal);
             m->normal_impulse[j] = in;
             m->friction_impulse[j] = rb_mad(q->impulse, -in, q->normal);
+            if (patch >= 0) {
+                float share = np > 0.0f ? rb_maxf(q->normal_impulse, 0.0f) / np : 1.0f / (float)m->m.count;
+                m->friction_impulse[j] = rb_add(m->friction_impulse[j], rb_scale(fp, share));
+            }
             m->m.points[j].point = q->point;
             m->m.points[j].separation = q->separation;
             m->carried_impact[j] = q->stopped; // the narrow phase hands it to next substep's contact
@@ -526,8 +571,8 @@ static void warm_start(rb_cpu_ctx *c, const rb_step_params *p, const rb_seq_batc
         rb_seq_contact *q = &c->seq[k];
         int asleep = (!q->fixed_a && !(s->body_flags[q->body_a] & RB_BODY_AWAKE)) ||
                      (!q->fixed_b && !(s->body_flags[q->body_b] & RB_BODY_AWAKE));
-        if (!enabled || asleep || q->normal_impulse <= 0.0f) {
-            q->normal_impulse = q->friction1 = q->friction2 = 0.0f;
+        if (!enabled || asleep || q->normal_impulse <= 0.0f || q->patch_count) {
+            q->normal_impulse = q->friction1 = q->friction2 = q->twist = 0.0f; // (patches start cold)
             q->impulse = rb_f3(0.0f, 0.0f, 0.0f);
             continue;
         }

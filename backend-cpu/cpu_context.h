@@ -97,6 +97,8 @@ typedef struct rb_cpu_ctx {
     uint8_t *seq_two_way;         // shock propagation: a frozen body keeps its mass in this contact
     int *seq_epoch;               // penetration correction: contact already in the affected list
     int *seq_part;                // part of a split batch (-1: seam contact)
+    int *seq_manifold_patch;      // the friction patch of each manifold (its index in seq; -1: none)
+    int seq_manifold_patch_cap;
     int seq_body_cap;             // capacity of the body_* arrays below
     int *body_contact_start;      // adjacency of non-fixed bodies (CSR, seq_body_cap entries)
     int *body_contacts;
@@ -111,6 +113,11 @@ typedef struct rb_cpu_ctx {
     uint8_t *body_frozen;         // infinite mass during shock propagation
     int *gravity_contacts;        // contacts "in the direction of gravity" this step (wake rules 5, 6)
     int *gravity_contacts_prev;
+    // the test of rest (body_sleep.c, rb_seq_update_rest)
+    rb_float4 *body_prev_lin_vel; // velocity at the end of the last substep (w: substeps of history)
+    rb_float4 *body_prev_ang_vel; // angular velocity (w: 1 = the body is at rest)
+    rb_float4 *body_acc_lin;      // recency-weighted mean of the velocity change per substep (w: mean square)
+    rb_float4 *body_acc_ang;      // and of the angular velocity change
     rb_seq_batch *batches;
     int batch_count, batch_cap;
     int *seq_batch_contacts, *seq_batch_bodies;
@@ -168,6 +175,14 @@ rb_status rb_seq_correct_penetrations(rb_backend_ctx *ctx, const rb_step_params 
 void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p);
 void rb_seq_update_sleep(rb_cpu_ctx *c, const rb_step_params *p);
 void rb_seq_wake_unsupported(rb_cpu_ctx *c);
+
+void rb_seq_update_rest(rb_cpu_ctx *c, const rb_step_params *p);
+
+// Is body b at rest (rb_seq_update_rest, at the end of the last substep)?
+static inline int rb_seq_at_rest(const rb_cpu_ctx *c, int b)
+{
+    return c->body_prev_ang_vel[b].w > 0.0f;
+}
 // Static, kinematic or frozen after a non-finite state: infinite mass for the sequential solver.
 int rb_seq_is_fixed(const rb_cpu_ctx *c, int b);
 

@@ -14,8 +14,10 @@ void rb_seq_wake_unsupported(rb_cpu_ctx *c)
         if ((f & RB_BODY_TYPE_MASK) != RB_BODY_DYNAMIC_T || (f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN) ||
             !(f & RB_BODY_ALIVE))
             continue;
-        if (c->gravity_contacts[b] < c->gravity_contacts_prev[b] || c->gravity_contacts[b] == 0)
+        if (c->gravity_contacts[b] < c->gravity_contacts_prev[b] || c->gravity_contacts[b] == 0) {
             s->body_flags[b] = f | RB_BODY_AWAKE;
+            c->body_prev_lin_vel[b].w = c->body_prev_ang_vel[b].w = 0.0f; // what held it moved: not at rest
+        }
     }
 }
 
@@ -48,7 +50,10 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
     // velocity-dependent gravity damping (seed 001 §3.8): bodies slower than the threshold get only
     // (1 - damping) of g, so resting piles stop accumulating gravity the solver must take out again.
     // Only bodies with a contact in the direction of gravity (this substep's, from build_batches): a
-    // body released from rest in free air would otherwise lag its free fall (0.19 m/s at 180 Hz).
+    // body released from rest in free air would otherwise lag its free fall (0.19 m/s at 180 Hz). And
+    // only bodies at rest (rb_seq_update_rest: not accelerating): a box released on a slope steeper
+    // than its friction angle, or a ball on any slope, is slow for its first tenth of a second, and
+    // slid at 30% of its acceleration while damped (the damped normal impulse scales its friction too).
     float damp_thr2 = sequential ? p->seq.gravity_damping_threshold * p->seq.gravity_damping_threshold : -1.0f;
     float damped = 1.0f - p->seq.gravity_damping;
     int pose_saved = sequential || p->substep > 0;
@@ -61,9 +66,15 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
         rb_float4 d = s->body_inertia_diag[b], o = s->body_inertia_offdiag[b];
         rb_mat3 inertia = rb_mat3_symmetric(rb_xyz(d), rb_xyz(o));
         rb_float3 g = p->gravity;
-        if (damp_thr2 > 0.0f && c->gravity_contacts[b] > 0) {
+        if (sequential) {
+            if (c->body_prev_lin_vel[b].w == 0.0f) { // no history: it starts here
+                c->body_prev_lin_vel[b] = rb_f4_from3(v, 0.0f);
+                c->body_prev_ang_vel[b] = rb_f4_from3(w, 0.0f);
+                c->body_acc_lin[b] = c->body_acc_ang[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+            }
             float r = s->body_local_center[b].w; // |r_max|
-            if (2.0f * (rb_len_sq(v) + rb_len_sq(w) * r * r) < damp_thr2)
+            if (damp_thr2 > 0.0f && c->gravity_contacts[b] > 0 && rb_seq_at_rest(c, b) &&
+                2.0f * (rb_len_sq(v) + rb_len_sq(w) * r * r) < damp_thr2)
                 g = rb_scale(g, damped);
         }
         rb_integrate_velocity(&v, &w, g, s->body_inv_inertia_diag[b].w, c->inv_inertia_world[b], inertia,

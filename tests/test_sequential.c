@@ -191,6 +191,192 @@ static void test_block_sticks_below_static_friction_and_slides_with_kinetic_abov
     assert_float_equal(slide_on_slope(0.7f, t), 0.5f * a * t * t, 0.5f * a * t * t * 0.03f);
 }
 
+// ---- a body released at rest on a slope ----
+//
+// A static plane through the origin, tilted by theta and turned by psi about the vertical (so the
+// slopes do not all fall towards -x: the friction patch's frame and torsion get both signs), and one
+// body at rest on it: a box turned with the plane, or a ball. Both shapes get mu_k and mu_s (a pair's
+// coefficients are the geometric means). Default solver settings: 3 substeps, gravity damping 0.7.
+// Positions move first with the last substep's velocity, so a constant acceleration a gives exactly
+// v = a t, and the distance a t^2 / 2 - a h t / 2 (h = 1/180 s: 0.6% short at t = 1 s).
+
+typedef struct slope {
+    rb_world_id w;
+    rb_body_id body;
+    rb_vec3 down;  // unit vector down the slope
+    rb_vec3 start; // the body's initial position
+} slope;
+
+static rb_quat quat_mul(rb_quat a, rb_quat b)
+{
+    return (rb_quat){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                     a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+
+// half: the box's half extents, or (radius, -, -) for a ball
+static slope make_slope(float theta_deg, float psi_deg, float mu_k, float mu_s, bool sleep, bool ball, rb_vec3 half,
+                        float mass)
+{
+    slope s;
+    s.w = seq_world(sleep);
+    float th = theta_deg * (float)PU_PI / 180.0f, ps = psi_deg * (float)PU_PI / 180.0f;
+    rb_quat q = quat_mul(rb_quat_from_axis_angle(v3(0.0f, 1.0f, 0.0f), ps), rb_quat_from_axis_angle(v3(0.0f, 0.0f, 1.0f), th));
+    rb_vec3 n = quat_rotate(q, v3(0.0f, 1.0f, 0.0f));
+    s.down = quat_rotate(q, v3(-1.0f, 0.0f, 0.0f));
+    rb_shape_def sd = pu_material(mu_k, 0.0f);
+    sd.static_friction = mu_s;
+    rb_body_def gd = pu_body_def(RB_BODY_STATIC, v3(0.0f, 0.0f, 0.0f), quat_identity(), 0.0f);
+    rb_body_id g;
+    RB_CHECK(rb_create_body(s.w, &gd, &g));
+    rb_shape_id gs;
+    RB_CHECK(rb_create_plane_shape(g, &sd, &(rb_plane){n, 0.0f}, &gs));
+    float lift = ball ? half.x : half.y;
+    s.start = v3_scale(n, lift);
+    rb_body_def bd = pu_body_def(RB_BODY_DYNAMIC, s.start, ball ? quat_identity() : q, mass);
+    s.body = ball ? pu_add_sphere_body(s.w, &bd, half.x, &sd) : pu_add_box_body(s.w, &bd, half, &sd);
+    return s;
+}
+
+static float slope_speed(const slope *s) { return v3_dot(pu_velocity(s->body), s->down); }
+static float slope_distance(const slope *s) { return v3_dot(v3_sub(pu_position(s->body), s->start), s->down); }
+
+// Steps the slope for `seconds` and checks that the body moves down it from the first frame on with
+// the acceleration a: v = a t within 2% after one frame, after 0.1 s and at the end, straight down the
+// slope (no sideways speed, not leaving the plane), and the distance a t^2 / 2 within 2%.
+static void expect_acceleration(slope *s, float a, float seconds, const char *what)
+{
+    int frames = (int)(seconds / PU_H + 0.5f);
+    for (int k = 1; k <= frames; ++k) {
+        pu_step(s->w, 1);
+        float t = (float)k * PU_H;
+        if (k == 1 || k == 6 || k == frames) {
+            rb_vec3 v = pu_velocity(s->body);
+            float along = v3_dot(v, s->down);
+            float across = v3_len(v3_sub(v, v3_scale(s->down, along)));
+            print_message("%s, t = %.3f s: v = %.5f m/s down the slope (a t = %.5f), %.1e across\n", what, t, along,
+                          a * t, across);
+            assert_float_equal(along, a * t, 0.02f * a * t);
+            assert_true(across <= 0.01f * a * t + 1e-5f);
+        }
+    }
+    float t = (float)frames * PU_H, x = slope_distance(s);
+    print_message("%s: %.4f m in %.2f s (a t^2 / 2 = %.4f m)\n", what, x, t, 0.5f * a * t * t);
+    assert_float_equal(x, 0.5f * a * t * t, 0.02f * 0.5f * a * t * t);
+}
+
+static void test_box_released_on_a_slope_steeper_than_its_friction_angle_slides_at_g_sin_minus_mu_cos(void **state)
+{
+    (void)state;
+    // a = g (sin theta - mu_k cos theta): 20 deg, mu 0.3, a unit cube of 1 kg: 0.5897 m/s^2; 30 deg, mu_k
+    // 0.4 < mu_s 0.5 < tan 30 = 0.577, a flat 10 kg box 2 x 0.5 x 1 m: 1.5069 m/s^2. Sleeping off and on:
+    // the box is slow for its first 0.1-0.2 s, when pe put it to sleep in its first step (the sleep
+    // average starts at 0) or damped it to 30% of a (gravity damping of slow supported bodies).
+    for (int sleep = 0; sleep <= 1; ++sleep) {
+        float th = 20.0f * (float)PU_PI / 180.0f;
+        slope s = make_slope(20.0f, 0.0f, 0.3f, 0.3f, sleep, false, v3(0.5f, 0.5f, 0.5f), 1.0f);
+        expect_acceleration(&s, PU_G * (sinf(th) - 0.3f * cosf(th)), 1.0f, sleep ? "cube, sleeping on" : "cube");
+        rb_destroy_world(s.w);
+        th = 30.0f * (float)PU_PI / 180.0f;
+        s = make_slope(30.0f, 120.0f, 0.4f, 0.5f, sleep, false, v3(1.0f, 0.25f, 0.5f), 10.0f);
+        expect_acceleration(&s, PU_G * (sinf(th) - 0.4f * cosf(th)), 1.0f, sleep ? "flat box, sleeping on" : "flat box");
+        rb_destroy_world(s.w);
+    }
+}
+
+static void test_ball_released_on_a_slope_rolls_at_five_sevenths_of_g_sin_theta(void **state)
+{
+    (void)state;
+    // A solid ball rolling without slipping: m a = m g sin theta - f, (2/5) m r^2 a / r = f r, so
+    // a = 5/7 g sin theta = 2.3966 m/s^2 at 20 deg (it rolls if tan theta <= 7/2 mu: 0.36 <= 1.05). The
+    // friction it needs, 2/7 m g sin theta, is static: pe damped and froze it like a box.
+    for (int sleep = 0; sleep <= 1; ++sleep) {
+        float th = 20.0f * (float)PU_PI / 180.0f;
+        slope s = make_slope(20.0f, 45.0f, 0.3f, 0.3f, sleep, true, v3(0.25f, 0.0f, 0.0f), 2.0f);
+        expect_acceleration(&s, 5.0f / 7.0f * PU_G * sinf(th), 1.0f, sleep ? "ball, sleeping on" : "ball");
+        // rolling: the contact point is at rest, |w| r = v
+        float w = v3_len(pu_angular_velocity(s.body));
+        assert_float_equal(w * 0.25f, slope_speed(&s), 0.001f);
+        rb_destroy_world(s.w);
+    }
+}
+
+static void test_frictionless_box_slides_at_g_sin_theta_at_10_25_and_40_degrees(void **state)
+{
+    (void)state;
+    // a = g sin theta: 1.7035, 4.1459, 6.3057 m/s^2; sleeping on (pe froze it up to about 40 deg)
+    const float angles[3] = {10.0f, 25.0f, 40.0f};
+    for (int i = 0; i < 3; ++i) {
+        char what[64];
+        snprintf(what, sizeof what, "frictionless box, %.0f deg", angles[i]);
+        slope s = make_slope(angles[i], 60.0f * (float)i, 0.0f, 0.0f, true, false, v3(0.5f, 0.5f, 0.5f), 1.0f);
+        expect_acceleration(&s, PU_G * sinf(angles[i] * (float)PU_PI / 180.0f), 1.0f, what);
+        rb_destroy_world(s.w);
+    }
+}
+
+static void test_box_just_above_its_friction_angle_keeps_sliding_with_sleeping_on(void **state)
+{
+    (void)state;
+    // mu = 0.3 (friction angle 16.70 deg) and theta such that a = g (sin theta - mu cos theta) =
+    // 0.15 m/s^2: sin theta - mu cos theta = sqrt(1 + mu^2) sin(theta - atan mu), theta = 17.54 deg. The
+    // box is slower than the sleep threshold (1.1 cm/s) for its first 0.07 s and gains only a h =
+    // 0.8 mm/s per substep: it must never sleep, and after 3 s it has slid a t^2 / 2 = 0.675 m.
+    float mu = 0.3f, a = 0.15f;
+    float th = atanf(mu) + asinf(a / PU_G / sqrtf(1.0f + mu * mu));
+    slope s = make_slope(th * 180.0f / (float)PU_PI, 200.0f, mu, mu, true, false, v3(0.5f, 0.5f, 0.5f), 1.0f);
+    pu_step(s.w, 180);
+    float t = 3.0f, x = slope_distance(&s);
+    print_message("theta %.3f deg: %.4f m in 3 s (a t^2 / 2 = %.4f m), v = %.4f m/s (a t = %.4f), awake %d\n",
+                  th * 180.0f / (float)PU_PI, x, 0.5f * a * t * t, slope_speed(&s), a * t, pu_awake(s.body));
+    assert_true(pu_awake(s.body));
+    assert_float_equal(slope_speed(&s), a * t, 0.05f * a * t);
+    assert_float_equal(x, 0.5f * a * t * t, 0.05f * 0.5f * a * t * t);
+    rb_destroy_world(s.w);
+}
+
+static void test_box_flatter_than_its_static_friction_angle_stays_put(void **state)
+{
+    (void)state;
+    // Sleeping off, so the solver itself must hold it: no more than 1 mm in 2 s. mu_s = mu_k = 0.3 on 15
+    // deg (tan 0.268, 89% of the cone): pe judged friction point by point and the box crept at 6 mm/s.
+    // mu_s = 0.6, mu_k = 0.4 on tan theta = 0.5 (83% of the static cone, above mu_k).
+    struct {
+        float theta, mu_k, mu_s;
+    } cases[2] = {{15.0f, 0.3f, 0.3f}, {atanf(0.5f) * 180.0f / (float)PU_PI, 0.4f, 0.6f}};
+    for (int i = 0; i < 2; ++i) {
+        slope s = make_slope(cases[i].theta, 90.0f * (float)i, cases[i].mu_k, cases[i].mu_s, false, false,
+                             v3(0.5f, 0.5f, 0.5f), 1.0f);
+        pu_step(s.w, 120);
+        float moved = v3_dist(pu_position(s.body), s.start);
+        print_message("%.2f deg, mu_s %.1f, mu_k %.1f: moved %.2e m in 2 s\n", cases[i].theta, cases[i].mu_s,
+                      cases[i].mu_k, moved);
+        assert_true(moved <= 0.001f);
+        rb_destroy_world(s.w);
+    }
+}
+
+static void test_ball_rolled_up_a_slope_turns_at_its_apex_without_falling_asleep(void **state)
+{
+    (void)state;
+    // A ball rolling up a 5 deg slope at 0.5 m/s decelerates at 5/7 g sin theta = 0.6107 m/s^2, stops
+    // at t = 0.82 s and rolls back: at 2 s it rolls down at 0.7214 m/s. At its apex it is slower than the
+    // sleep threshold for several substeps while gravity accelerates it (pe let it sleep there).
+    float th = 5.0f * (float)PU_PI / 180.0f, a = 5.0f / 7.0f * PU_G * sinf(th), r = 0.1f;
+    slope s = make_slope(5.0f, 30.0f, 0.5f, 0.5f, true, true, v3(r, 0.0f, 0.0f), 1.0f);
+    // rolling up: v = -0.5 down; w = n x v / r
+    rb_vec3 n = v3_cross(s.down, v3_cross(v3(0.0f, 1.0f, 0.0f), s.down));
+    n = v3_scale(n, 1.0f / v3_len(n));
+    rb_vec3 v = v3_scale(s.down, -0.5f);
+    RB_CHECK(rb_body_set_linear_velocity(s.body, v));
+    RB_CHECK(rb_body_set_angular_velocity(s.body, v3_scale(v3_cross(n, v), 1.0f / r)));
+    pu_step(s.w, 120);
+    print_message("ball rolled up 5 deg at 0.5 m/s: after 2 s %.4f m/s down the slope (-0.5 + a t = %.4f), awake %d\n",
+                  slope_speed(&s), -0.5f + a * 2.0f, pu_awake(s.body));
+    assert_true(pu_awake(s.body));
+    assert_float_equal(slope_speed(&s), -0.5f + a * 2.0f, 0.02f * (-0.5f + a * 2.0f));
+    rb_destroy_world(s.w);
+}
+
 // ---- stacks and pyramids ----
 
 static float top_y(rb_world_id w)
@@ -520,6 +706,12 @@ int main(void)
         cmocka_unit_test(test_restitution_one_quarter_bounces_to_e_squared_of_the_drop),
         cmocka_unit_test(test_elastic_ball_keeps_its_height),
         cmocka_unit_test(test_block_sticks_below_static_friction_and_slides_with_kinetic_above),
+        cmocka_unit_test(test_box_released_on_a_slope_steeper_than_its_friction_angle_slides_at_g_sin_minus_mu_cos),
+        cmocka_unit_test(test_ball_released_on_a_slope_rolls_at_five_sevenths_of_g_sin_theta),
+        cmocka_unit_test(test_frictionless_box_slides_at_g_sin_theta_at_10_25_and_40_degrees),
+        cmocka_unit_test(test_box_just_above_its_friction_angle_keeps_sliding_with_sleeping_on),
+        cmocka_unit_test(test_box_flatter_than_its_static_friction_angle_stays_put),
+        cmocka_unit_test(test_ball_rolled_up_a_slope_turns_at_its_apex_without_falling_asleep),
         cmocka_unit_test(test_stack_of_twenty_cubes_stands_for_ten_seconds),
         cmocka_unit_test(test_pyramid_stands_without_drifting),
         cmocka_unit_test(test_pile_never_keeps_overlap_above_the_correction_threshold),
