@@ -359,8 +359,8 @@ typedef enum rb_shape_type {
 
 /// Contact material of a pair: friction = sqrt(f_a · f_b) (geometric mean, so a frictionless shape
 /// slides on anything), likewise the static friction, restitution = max(e_a, e_b) (so a bouncy ball
-/// bounces on any floor). The batched solver uses the kinetic coefficient only; the sequential solver
-/// sticks within the static cone and slides with the kinetic one.
+/// bounces on any floor). Every solver holds a contact that does not slip within the static cone and
+/// slides with the kinetic one.
 typedef struct rb_shape_def {
     rb_vec3 local_position;  ///< m, in the body frame
     rb_quat local_rotation;  ///< default identity
