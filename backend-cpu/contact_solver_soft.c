@@ -24,6 +24,20 @@ typedef struct soft_pass {
     float slop;
 } soft_pass;
 
+// Only dynamic bodies take impulses; static ones (slot -1), kinematic and frozen ones are read-only.
+static void store_pair(rb_scene *s, int a, rb_float3 va, rb_float3 wa, int b, rb_float3 vb, rb_float3 wb)
+{
+    const uint32_t mask = RB_BODY_TYPE_MASK | RB_BODY_FROZEN;
+    if (a >= 0 && (s->body_flags[a] & mask) == RB_BODY_DYNAMIC_T) {
+        s->body_lin_vel[a] = rb_f4_from3(va, 0.0f);
+        s->body_ang_vel[a] = rb_f4_from3(wa, 0.0f);
+    }
+    if (b >= 0 && (s->body_flags[b] & mask) == RB_BODY_DYNAMIC_T) {
+        s->body_lin_vel[b] = rb_f4_from3(vb, 0.0f);
+        s->body_ang_vel[b] = rb_f4_from3(wb, 0.0f);
+    }
+}
+
 static void apply(rb_cpu_ctx *c, rb_contact_constraint *k, int op, const soft_pass *sp)
 {
     rb_scene *s = c->scene;
@@ -48,16 +62,7 @@ static void apply(rb_cpu_ctx *c, rb_contact_constraint *k, int op, const soft_pa
         rb_contact_restitution_launch(k, pts, sp->restitution_threshold, sp->slop, 1, &va, &wa, &vb, &wb);
         break;
     }
-    // only dynamic bodies take impulses; kinematic and frozen ones are read-only
-    const uint32_t mask = RB_BODY_TYPE_MASK | RB_BODY_FROZEN;
-    if (a >= 0 && (s->body_flags[a] & mask) == RB_BODY_DYNAMIC_T) {
-        lin[a] = rb_f4_from3(va, 0.0f);
-        ang[a] = rb_f4_from3(wa, 0.0f);
-    }
-    if (b >= 0 && (s->body_flags[b] & mask) == RB_BODY_DYNAMIC_T) {
-        lin[b] = rb_f4_from3(vb, 0.0f);
-        ang[b] = rb_f4_from3(wb, 0.0f);
-    }
+    store_pair(s, a, va, wa, b, vb, wb);
 }
 
 // The supported body of constraint j against its fixed support (fixed_a: A supports).
@@ -125,7 +130,6 @@ static rb_status impact_pass(rb_cpu_ctx *c, const soft_pass *sp)
     if (!closing || n > IMPACT_MAX_POINTS)
         return RB_OK;
     rb_float4 *lin = s->body_lin_vel, *ang = s->body_ang_vel;
-    const uint32_t mask = RB_BODY_TYPE_MASK | RB_BODY_FROZEN;
     for (int budget = 4 * n; budget > 0; --budget) {
         int best = -1;
         float best_speed = sp->restitution_threshold;
@@ -146,14 +150,7 @@ static rb_status impact_pass(rb_cpu_ctx *c, const soft_pass *sp)
         int a = k->body_a, b = k->body_b;
         rb_float3 va = vel_of(lin, a), wa = vel_of(ang, a), vb = vel_of(lin, b), wb = vel_of(ang, b);
         rb_contact_resolve_impact(k, p, best_speed, &va, &wa, &vb, &wb);
-        if (a >= 0 && (s->body_flags[a] & mask) == RB_BODY_DYNAMIC_T) {
-            lin[a] = rb_f4_from3(va, 0.0f);
-            ang[a] = rb_f4_from3(wa, 0.0f);
-        }
-        if (b >= 0 && (s->body_flags[b] & mask) == RB_BODY_DYNAMIC_T) {
-            lin[b] = rb_f4_from3(vb, 0.0f);
-            ang[b] = rb_f4_from3(wb, 0.0f);
-        }
+        store_pair(s, a, va, wa, b, vb, wb);
         p->relative_velocity = p->velocity_after_forces = 0.0f; // bounced: the end-of-frame restitution
                                                                  // leaves it alone
         p->carried_impact = 0.0f;

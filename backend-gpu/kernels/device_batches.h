@@ -92,6 +92,24 @@ RB_KERNEL void rb_color_serial(int nm, RB_GLOBAL const rb_contact_manifold *m, R
     counters[RB_CNT_RESTITUTION] = bounce;
 }
 
+// A body as the solver sees it: static bodies have no velocity, only dynamic ones have mass.
+RB_FN rb_solver_body rb_device_solver_body(int b, int is_static, int dynamic, RB_GLOBAL const rb_float4 *pos,
+                                           RB_GLOBAL const rb_float4 *rot, RB_GLOBAL const rb_float4 *lin_vel,
+                                           RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_diag,
+                                           RB_GLOBAL const rb_mat3 *inv_inertia_world)
+{
+    rb_solver_body r;
+    rb_float3 zero = rb_f3(0.0f, 0.0f, 0.0f);
+    r.p = rb_xyz(pos[b]);
+    r.q = rot[b];
+    r.v = is_static ? zero : rb_xyz(lin_vel[b]);
+    r.w = is_static ? zero : rb_xyz(ang_vel[b]);
+    r.inv_mass = dynamic ? inv_diag[b].w : 0.0f;
+    r.inv_inertia = inv_inertia_world[b];
+    r.is_static = is_static;
+    return r;
+}
+
 // Constraint j from manifold color_order[j] (backend-cpu/graph_color.c prepare_constraints).
 RB_KERNEL void rb_prepare_constraints(int nm, float slop, RB_GLOBAL const rb_contact_manifold *m,
                                      RB_GLOBAL const int *color_order, RB_GLOBAL const int *first_point,
@@ -116,22 +134,8 @@ RB_KERNEL void rb_prepare_constraints(int nm, float slop, RB_GLOBAL const rb_con
         warm[i].normal = mf.normal_impulse[i];
         warm[i].carried_impact = mf.carried_impact[i];
     }
-    rb_float3 zero = rb_f3(0.0f, 0.0f, 0.0f);
-    rb_solver_body A, B;
-    A.p = rb_xyz(pos[a]);
-    A.q = rot[a];
-    A.v = k.body_a >= 0 ? rb_xyz(lin_vel[a]) : zero;
-    A.w = k.body_a >= 0 ? rb_xyz(ang_vel[a]) : zero;
-    A.inv_mass = dyn_a ? inv_diag[a].w : 0.0f;
-    A.inv_inertia = inv_inertia_world[a];
-    A.is_static = k.body_a < 0;
-    B.p = rb_xyz(pos[b]);
-    B.q = rot[b];
-    B.v = k.body_b >= 0 ? rb_xyz(lin_vel[b]) : zero;
-    B.w = k.body_b >= 0 ? rb_xyz(ang_vel[b]) : zero;
-    B.inv_mass = dyn_b ? inv_diag[b].w : 0.0f;
-    B.inv_inertia = inv_inertia_world[b];
-    B.is_static = k.body_b < 0;
+    rb_solver_body A = rb_device_solver_body(a, k.body_a < 0, dyn_a, pos, rot, lin_vel, ang_vel, inv_diag, inv_inertia_world);
+    rb_solver_body B = rb_device_solver_body(b, k.body_b < 0, dyn_b, pos, rot, lin_vel, ang_vel, inv_diag, inv_inertia_world);
     rb_contact_point pts[RB_MAX_MANIFOLD_POINTS];
     rb_manifold man = mf.m;
     rb_contact_material mat;
