@@ -230,10 +230,15 @@ static void measure(const rb_cpu_ctx *c, rb_seq_contact *q)
     q->spin = rb_dot(rb_sub(rb_xyz(s->body_ang_vel[q->body_b]), rb_xyz(s->body_ang_vel[q->body_a])), q->normal);
     float sr = q->spin * q->radius;
     q->slip = rb_sqrtf(rb_len_sq(ut) + sr * sr);
+}
+
+// A patch's normal impulse: the sum of its points' (then kept up to date as they are resolved).
+static float patch_normal_impulse(const rb_cpu_ctx *c, const rb_seq_contact *q)
+{
     float n = 0.0f;
     for (int i = 0; i < q->patch_count; ++i)
         n += c->seq[q->patch_first + i].normal_impulse;
-    q->normal_impulse = n;
+    return n;
 }
 
 static int action_of(const rb_seq_contact *q, float threshold, float *size)
@@ -310,13 +315,15 @@ static int solve_group(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scratch *w
                 rb_seq_prepare_matrices(q, &a, &b);
             q->prepared = 1;
         }
-        float size;
+        float size, n0 = q->normal_impulse;
         if (q->patch_count)
             rb_seq_patch_resolve(q, &a, &b);
         else if (rb_seq_action(q, thr, &size) == RB_SEQ_PULL_BACK)
             rb_seq_pull_back(q, &a, &b);
         else
             rb_seq_resolve(q, p->restitution_threshold, &a, &b);
+        if (q->patch >= 0) // its patch's cone follows
+            c->seq[q->patch].normal_impulse += q->normal_impulse - n0;
         store_body(c, k, q->body_a, &a);
         store_body(c, k, q->body_b, &b);
         ++done;
@@ -571,8 +578,14 @@ static void warm_start(rb_cpu_ctx *c, const rb_step_params *p, const rb_seq_batc
         rb_seq_contact *q = &c->seq[k];
         int asleep = (!q->fixed_a && !(s->body_flags[q->body_a] & RB_BODY_AWAKE)) ||
                      (!q->fixed_b && !(s->body_flags[q->body_b] & RB_BODY_AWAKE));
-        if (!enabled || asleep || q->normal_impulse <= 0.0f || q->patch_count) {
-            q->normal_impulse = q->friction1 = q->friction2 = q->twist = 0.0f; // (patches start cold)
+        if (q->patch_count) { // starts cold (warm, the 20-box stack toppled); its cone is its points',
+            q->friction1 = q->friction2 = q->twist = 0.0f; // which come first (lower indices)
+            q->impulse = rb_f3(0.0f, 0.0f, 0.0f);
+            q->normal_impulse = patch_normal_impulse(c, q);
+            continue;
+        }
+        if (!enabled || asleep || q->normal_impulse <= 0.0f) {
+            q->normal_impulse = q->friction1 = q->friction2 = q->twist = 0.0f;
             q->impulse = rb_f3(0.0f, 0.0f, 0.0f);
             continue;
         }

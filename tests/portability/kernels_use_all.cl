@@ -34,6 +34,7 @@ __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   q.point = v; q.normal = rb_f3(0,1,0); q.cor = 0.5f; q.mu_s = 0.6f; q.mu_k = 0.4f; q.allowed = 0.0f;
   q.bounce = 0.0f; q.stopped = 0.0f; q.normal_impulse = 0.0f; q.friction1 = q.friction2 = 0.0f; q.impulse = v;
   q.sliding = 0; q.slide_mu = 0.0f; q.slip = 0.0f; q.target = 0.0f;
+  q.patch = -1; q.patch_first = q.patch_count = 0; q.radius = 0.01f; q.twist = 0.0f; q.spin = 0.0f; q.slip_t = v;
   rb_seq_prepare(&q, v, w, &sa, &sb);
   q.closing = rb_seq_closing(&q, &sa, &sb);
   float size; int act = rb_seq_action(&q, 0.001f, &size);
@@ -41,7 +42,11 @@ __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   rb_float3 d = rb_seq_push_along_normal(q.normal, -0.01f, act), d2 = d, d3 = d;
   int ok = rb_seq_push_back(q.normal, -0.01f, 1, v, &d2) + rb_seq_push_up(q.normal, -0.01f, 0, rb_f3(0,1,0), &d3) +
            rb_seq_pushes(d, q.normal, 0.001f, &d2);
-  a[i + 1] = rb_f4_from3(rb_add(imp, rb_add(d2, d3)), size + (float)ok + rb_seq_violation(&q, 0.001f));
+  rb_seq_resolve_twist(&q, &sa, &sb);
+  rb_mat3 pm = rb_seq_patch_matrix(&q, &sa, &sb);
+  int pact = rb_seq_patch_action(&q, 0.001f, &size);
+  rb_float3 pimp = rb_add(rb_seq_patch_resolve(&q, &sa, &sb), rb_add(rb_seq_patch_slip(&q), pm.r0));
+  a[i + 1] = rb_f4_from3(rb_add(rb_add(imp, pimp), rb_add(d2, d3)), size + (float)(ok + pact) + rb_seq_violation(&q, 0.001f));
   float frac; rb_float3 hn; int hit = rb_ray_geom(&ga, v, w, &frac, &hn);
   a[i + 2] = rb_f4_from3(hn, hit ? frac : -1.0f);
 }
