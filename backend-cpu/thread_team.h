@@ -35,9 +35,9 @@
 #define RB_TEAM_WATCH_MAX 64    // threads whose run delay is read (more: the first 64, scaled)
 #define RB_TEAM_WINDOW_MS 5.0   // step time per measured window
 #define RB_TEAM_STARVED 0.25    // starved: the team waited this fraction of the window's time
-#define RB_TEAM_PROBE_MS 4.0    // a probe's barriers last this long
+#define RB_TEAM_PROBE_MS 2.0    // a probe's barriers last this long
 #define RB_TEAM_AMORTISE 8.0    // shrunk step time before a probe, times the probe's cost
-#define RB_TEAM_MIN_WAIT_MS 20.0
+#define RB_TEAM_MIN_WAIT_MS 10.0
 #define RB_TEAM_MAX_WAIT_MS 2000.0
 #define RB_TEAM_MAX_BACKOFF 8
 #define RB_TEAM_HEALTHY_MS 1000.0 // full-team step time without starvation that undoes one doubling
