@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -256,7 +257,21 @@ static void test_thresholds_and_no_measure(void **state)
     rb_team_free(&t);
 }
 
-// The real source on this machine: reads something, never shrinks below 1 nor above the threads.
+// Whether this kernel keeps scheduler statistics: the calling thread has run, so its schedstat line
+// (run time, run delay, slices) has a non-zero run time.
+static int have_schedstat(void)
+{
+    FILE *f = fopen("/proc/thread-self/schedstat", "r");
+    if (!f)
+        return 0;
+    unsigned long long on_cpu = 0, delay = 0;
+    int ok = fscanf(f, "%llu %llu", &on_cpu, &delay) == 2 && on_cpu > 0;
+    fclose(f);
+    return ok;
+}
+
+// The real source on this machine: it watches both threads where the kernel keeps schedstat (else
+// the feature would silently do nothing), and the team stays within 1 .. threads.
 static void test_real_source_runs(void **state)
 {
     (void)state;
@@ -267,6 +282,17 @@ static void test_real_source_runs(void **state)
         assert_true(team == 1 || team == 2);
         rb_team_end_step(&t);
     }
+#ifdef _OPENMP
+    if (have_schedstat()) {
+        assert_int_equal(t.watched, 2);
+        assert_int_equal(t.capture_failures, 0);
+        double wall = 0, waited = -1;
+        assert_int_equal(t.src.probe(&t, 2, 1.0, &wall, &waited), 1);
+        assert_true(wall >= 1.0 && waited >= 0);
+    } else {
+        print_message("no scheduler statistics on this kernel: the team stays full\n");
+    }
+#endif
     rb_team_free(&t);
 }
 
