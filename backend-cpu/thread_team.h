@@ -12,8 +12,10 @@
 // /proc/self/task/TID/schedstat), summed over the team, against the time spent in steps, read once per
 // window of steps (at least RB_TEAM_WINDOW_MS of step time) from the calling thread. A thread that
 // sleeps (passive waiting, a long serial part) is not runnable and does not count: only a busy CPU
-// does. A window whose team waited RB_TEAM_STARVED of its step time or more is starved: the team
-// shrinks by the CPUs it did not get (to 1 with 2 threads).
+// does. A window in which the team's threads waited, together, RB_TEAM_STARVED times its step time
+// or more is starved: the team shrinks by the CPUs it did not get (to 1 with 2 threads). With a core
+// kept busy by another process, 2 threads wait 1.1-1.4 times the step time; short bursts of other
+// work on an otherwise idle machine gave up to 0.5 (and cost the team less than shrinking would).
 //
 // After a while the full team is tried again, by a probe: RB_TEAM_PROBE_MS of empty barriers with the
 // full team, measured the same way (a whole step would do, but one starved step can cost a hundred
@@ -34,7 +36,7 @@
 
 #define RB_TEAM_WATCH_MAX 64    // threads whose run delay is read (more: the first 64, scaled)
 #define RB_TEAM_WINDOW_MS 5.0   // step time per measured window
-#define RB_TEAM_STARVED 0.25    // starved: the team waited this fraction of the window's time
+#define RB_TEAM_STARVED 0.75    // starved: the team waited this many threads' worth of the window
 #define RB_TEAM_PROBE_MS 2.0    // a probe's barriers last this long
 #define RB_TEAM_AMORTISE 8.0    // shrunk step time before a probe, times the probe's cost
 #define RB_TEAM_MIN_WAIT_MS 10.0
