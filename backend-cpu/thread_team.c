@@ -186,7 +186,8 @@ void rb_team_init_with(rb_thread_team *t, int threads, const rb_team_source *src
     for (int i = 0; i < RB_TEAM_WATCH_MAX; ++i)
         t->fd[i] = -1;
     t->threads = threads > 1 ? threads : 1;
-    t->team = t->threads;
+    t->team = 1; // until the first probe (thread_team.h)
+    t->wait_ms = RB_TEAM_MIN_WAIT_MS;
     t->src = *src;
 }
 
@@ -205,6 +206,15 @@ static void set_wait(rb_thread_team *t)
         wait *= 2;
     t->wait_ms = wait < RB_TEAM_MAX_WAIT_MS ? wait : RB_TEAM_MAX_WAIT_MS;
     t->shrunk_ms = 0;
+}
+
+// A team that waited `frac` threads' worth: without the CPUs it did not get, at least one thread less.
+static int team_less_lost(int team, double frac)
+{
+    int lost = (int)(frac + 0.5);
+    if (lost < 1)
+        lost = 1;
+    return team - lost > 1 ? team - lost : 1;
 }
 
 static void probe_failed(rb_thread_team *t)
@@ -237,13 +247,9 @@ void rb_team_observe(rb_thread_team *t, double step_ms, double waited_ms)
     // starved: drop the CPUs the team did not get (at least one thread)
     t->starved_windows++;
     t->healthy_ms = 0;
-    int lost = (int)(frac + 0.5);
-    if (lost < 1)
-        lost = 1;
     if (t->probing)
         probe_failed(t); // the probe passed, the steps after it did not
-    int team = t->team - lost;
-    t->team = team > 1 ? team : 1;
+    t->team = team_less_lost(t->team, frac);
     t->shrinks++;
     set_wait(t);
 }
@@ -253,13 +259,15 @@ int rb_team_observe_probe(rb_thread_team *t, double wall_ms, double waited_ms)
     t->probes++;
     t->probe_ms = wall_ms;
     t->last_wait_fraction = wall_ms > 0 ? waited_ms / wall_ms : 0;
-    if (wall_ms > 0 && waited_ms < RB_TEAM_STARVED * wall_ms) {
+    if (wall_ms > 0 && waited_ms < RB_TEAM_PROBE_STARVED * wall_ms) {
         t->team = t->threads;
         t->probing = 1; // confirmed (or not) by the next window
         t->window_open = 0;
         return 1;
     }
     probe_failed(t);
+    t->team = team_less_lost(t->threads, t->last_wait_fraction);
+    t->window_open = 0;
     set_wait(t);
     return 0;
 }

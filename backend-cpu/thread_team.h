@@ -18,9 +18,12 @@
 // work on an otherwise idle machine gave up to 0.5 (and cost the team less than shrinking would).
 //
 // After a while the full team is tried again, by a probe: RB_TEAM_PROBE_MS of empty barriers with the
-// full team, measured the same way (a whole step would do, but one starved step can cost a hundred
-// times its work: the probe's cost is bounded). A probe that passes gives the next window the full
-// team; if that window starves, the probe counts as failed too. The while is RB_TEAM_AMORTISE times
+// full team, measured the same way (a whole step would do, but one starved step can cost hundreds of
+// times its work, 1.5 s for a 3.5 ms pyramid step was seen: the probe's cost is bounded, 5-20 ms). A
+// probe fails if its threads waited RB_TEAM_PROBE_STARVED of it (it is all barriers: any wait is
+// lost). A probe that passes gives the next window the full team; if that window starves, the probe
+// counts as failed too. A world starts with one thread and probes after RB_TEAM_MIN_WAIT_MS of steps,
+// for the same reason: its first step could be a starved one. The while is RB_TEAM_AMORTISE times
 // the probe's cost (at least RB_TEAM_MIN_WAIT_MS of shrunk step time), doubled for each failed probe
 // (exponential back-off, up to RB_TEAM_MAX_WAIT_MS), so probes cost a few per cent at most on a
 // machine that stays busy, and a free machine gets the full team back within that while. Each
@@ -37,7 +40,8 @@
 #define RB_TEAM_WATCH_MAX 64    // threads whose run delay is read (more: the first 64, scaled)
 #define RB_TEAM_WINDOW_MS 5.0   // step time per measured window
 #define RB_TEAM_STARVED 0.75    // starved: the team waited this many threads' worth of the window
-#define RB_TEAM_PROBE_MS 2.0    // a probe's barriers last this long
+#define RB_TEAM_PROBE_MS 5.0    // a probe's barriers last this long
+#define RB_TEAM_PROBE_STARVED 0.25 // a probe fails when the team waited this many threads' worth of it
 #define RB_TEAM_AMORTISE 8.0    // shrunk step time before a probe, times the probe's cost
 #define RB_TEAM_MIN_WAIT_MS 10.0
 #define RB_TEAM_MAX_WAIT_MS 2000.0
@@ -103,7 +107,8 @@ void rb_team_end_step(rb_thread_team *t);
 // The decision alone, after a window of `step_ms` step time in which the team waited `waited_ms`
 // for a CPU (summed over its threads). Called by rb_team_end_step; tests call it directly too.
 void rb_team_observe(rb_thread_team *t, double step_ms, double waited_ms);
-// The same after a probe of the full team; returns whether it passed (the team is then full).
+// The same after a probe of the full team; returns whether it passed (the team is then full; else it
+// is the full team less the CPUs it did not get).
 int rb_team_observe_probe(rb_thread_team *t, double wall_ms, double waited_ms);
 
 #endif

@@ -90,18 +90,43 @@ static int sim_step(rb_thread_team *t, sim *m, double ms)
     return team;
 }
 
-// An idle machine: the team stays full and nothing is probed.
+// An idle machine: one thread until the first probe (after RB_TEAM_MIN_WAIT_MS of steps), then the
+// full team, which stays: nothing shrinks, nothing more is probed.
 static void test_idle_keeps_full_team(void **state)
 {
     (void)state;
     rb_thread_team t;
     sim m;
     sim_team(&t, &m, 2, 2);
-    for (int i = 0; i < 2000; ++i)
-        assert_int_equal(sim_step(&t, &m, 1.8), 2);
+    int first_full = -1;
+    for (int i = 0; i < 2000; ++i) {
+        int team = sim_step(&t, &m, 1.8);
+        if (first_full < 0 && team == 2)
+            first_full = i;
+        if (first_full >= 0)
+            assert_int_equal(team, 2);
+    }
+    assert_true(first_full >= 0 && first_full * 1.8 <= RB_TEAM_MIN_WAIT_MS + 1.8);
     assert_int_equal(t.shrinks, 0);
-    assert_int_equal(t.probes, 0);
-    assert_true(t.windows >= 2000 / 3 - 1); // windows of 3 steps (5.4 ms)
+    assert_int_equal(t.probes, 1);
+    assert_int_equal(t.failed_probes, 0);
+    assert_true(t.windows >= 1990 / 3 - 1); // windows of 3 steps (5.4 ms)
+    rb_team_free(&t);
+}
+
+// A core busy from the start: the first probe fails, so no step ever runs with the starved team.
+static void test_busy_from_the_start(void **state)
+{
+    (void)state;
+    rb_thread_team t;
+    sim m;
+    sim_team(&t, &m, 2, 2);
+    m.busy_cpus = 1;
+    for (int i = 0; i < 5000; ++i)
+        assert_int_equal(sim_step(&t, &m, 2.0), 1);
+    assert_true(t.probes >= 5);
+    assert_int_equal(t.failed_probes, t.probes);
+    assert_int_equal(t.windows, 0);
     rb_team_free(&t);
 }
 
@@ -127,7 +152,7 @@ static void test_busy_shrinks_and_probes_with_backoff(void **state)
     assert_int_equal(t.shrinks, 1);
 
     // busy for 20 s of steps: the probes' intervals double (until the cap), no step has the full team
-    int full_steps = 0, total = 10000, last_probe = -1, probe_count = 0;
+    int full_steps = 0, total = 10000, last_probe = -1, probe_count = 0, runs0 = m.probes_run;
     double last_gap = 0;
     for (int i = 0; i < total; ++i) {
         int probes_before = t.probes;
@@ -145,8 +170,9 @@ static void test_busy_shrinks_and_probes_with_backoff(void **state)
         }
     }
     assert_true(probe_count >= 5);               // it does try again
-    assert_int_equal(probe_count, m.probes_run);
-    assert_int_equal(t.failed_probes, t.probes); // and every try fails on the busy machine
+    assert_int_equal(probe_count, m.probes_run - runs0);
+    assert_int_equal(t.failed_probes, t.probes - 1); // every try fails on the busy machine (the first,
+                                                     // on the idle one at the start, passed)
     assert_true(t.backoff >= 5);
     assert_int_equal(full_steps, 0);             // the probes kept the starved team off the steps
     assert_true(probe_count * RB_TEAM_PROBE_MS < 0.02 * total * 2.0); // and cost under 2 %
@@ -188,8 +214,6 @@ static void test_probe_passed_window_starved(void **state)
     rb_thread_team t;
     sim m;
     sim_team(&t, &m, 2, 2);
-    rb_team_observe(&t, 10.0, 10.0); // starved
-    assert_int_equal(t.team, 1);
     assert_int_equal(rb_team_observe_probe(&t, RB_TEAM_PROBE_MS, 0.0), 1);
     assert_int_equal(t.team, 2);
     assert_int_equal(t.failed_probes, 0);
@@ -230,22 +254,28 @@ static void test_thresholds_and_no_measure(void **state)
     rb_thread_team t;
     sim m;
     sim_team(&t, &m, 2, 2);
+    assert_int_equal(t.team, 1); // until the first probe
+    assert_int_equal(rb_team_observe_probe(&t, 4.0, 4.0 * RB_TEAM_PROBE_STARVED * 1.1), 0);
+    assert_int_equal(t.team, 1);
+    assert_int_equal(rb_team_observe_probe(&t, 4.0, 4.0 * RB_TEAM_PROBE_STARVED * 0.9), 1);
+    assert_int_equal(t.team, 2);
     rb_team_observe(&t, 10.0, 10.0 * RB_TEAM_STARVED * 0.9);
     assert_int_equal(t.team, 2);
+    assert_int_equal(t.probing, 0);
     rb_team_observe(&t, 10.0, 10.0 * RB_TEAM_STARVED * 1.1);
     assert_int_equal(t.team, 1);
+    assert_int_equal(t.failed_probes, 1); // only the probe that failed itself
     assert_true(t.wait_ms >= RB_TEAM_MIN_WAIT_MS && t.wait_ms >= RB_TEAM_PROBE_MS * RB_TEAM_AMORTISE);
-    assert_int_equal(rb_team_observe_probe(&t, 4.0, 4.0 * RB_TEAM_STARVED * 1.1), 0);
-    assert_int_equal(t.team, 1);
-    assert_int_equal(rb_team_observe_probe(&t, 4.0, 4.0 * RB_TEAM_STARVED * 0.9), 1);
-    assert_int_equal(t.team, 2);
     rb_team_free(&t);
 
     sim_team(&t, &m, 2, 2);
     m.measurable = 0;
     m.busy_cpus = 1;
-    for (int i = 0; i < 100; ++i)
-        assert_int_equal(sim_step(&t, &m, 2.0), 2);
+    for (int i = 0; i < 100; ++i) {
+        int team = sim_step(&t, &m, 2.0);
+        if (i * 2.0 >= RB_TEAM_MIN_WAIT_MS) // the probe could not measure: the full team, as before
+            assert_int_equal(team, 2);
+    }
     assert_int_equal(m.captures, 3); // and it stops asking
     rb_team_free(&t);
 
@@ -270,29 +300,32 @@ static int have_schedstat(void)
     return ok;
 }
 
-// The real source on this machine: it watches both threads where the kernel keeps schedstat (else
-// the feature would silently do nothing), and the team stays within 1 .. threads.
+// The real source on this machine: it probes and watches both threads where the kernel keeps
+// schedstat (else the feature would silently do nothing), and the team stays within 1 .. threads.
 static void test_real_source_runs(void **state)
 {
     (void)state;
     rb_thread_team t;
     rb_team_init(&t, 2);
-    for (int i = 0; i < 50; ++i) {
-        int team = rb_team_begin_step(&t);
-        assert_true(team == 1 || team == 2);
-        rb_team_end_step(&t);
-    }
 #ifdef _OPENMP
     if (have_schedstat()) {
-        assert_int_equal(t.watched, 2);
-        assert_int_equal(t.capture_failures, 0);
         double wall = 0, waited = -1;
         assert_int_equal(t.src.probe(&t, 2, 1.0, &wall, &waited), 1);
         assert_true(wall >= 1.0 && waited >= 0);
+        assert_int_equal(t.watched, 2);
     } else {
         print_message("no scheduler statistics on this kernel: the team stays full\n");
     }
 #endif
+    for (int i = 0; i < 50; ++i) {
+        if (i == 10)
+            t.shrunk_ms = t.wait_ms; // a probe at the next step
+        int team = rb_team_begin_step(&t);
+        assert_true(team == 1 || team == 2);
+        rb_team_end_step(&t);
+    }
+    assert_int_equal(t.probes, 1);
+    assert_int_equal(t.capture_failures, 0);
     rb_team_free(&t);
 }
 
@@ -389,11 +422,13 @@ static void check_identical_whatever_the_team(const char *scene, rb_solver solve
         flaky f;
         memset(&f, 0, sizeof f);
         rb_thread_team *team = NULL;
-        if (run == 2) { // the team is told it starves every other window
+        rb_cpu_ctx *ctx = NULL;
+        if (run == 2) { // the team is told it starves in most windows and that every other probe passes
             rb_status s;
             rb_world *world = rb_get_world(w, &s);
             assert_non_null(world);
-            team = ((rb_cpu_ctx *)world->backend)->thread_team;
+            ctx = (rb_cpu_ctx *)world->backend;
+            team = ctx->thread_team;
             rb_team_source src = {flaky_now, flaky_capture, flaky_waited, flaky_probe, &f};
             rb_team_free(team);
             rb_team_init_with(team, 2, &src);
@@ -401,8 +436,8 @@ static void check_identical_whatever_the_team(const char *scene, rb_solver solve
         int teams_seen = 0;
         for (int i = 0; i < steps; ++i) {
             RB_CHECK(rb_world_step(w));
-            if (team)
-                teams_seen |= 1 << (team->team - 1);
+            if (ctx) // the team the step ran with (set at its start)
+                teams_seen |= 1 << (ctx->team - 1);
         }
         if (team) {
             shrinks = team->shrinks;
@@ -434,6 +469,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idle_keeps_full_team),
+        cmocka_unit_test(test_busy_from_the_start),
         cmocka_unit_test(test_busy_shrinks_and_probes_with_backoff),
         cmocka_unit_test(test_probe_passed_window_starved),
         cmocka_unit_test(test_shrinks_by_lost_cpus),
