@@ -140,29 +140,57 @@ static int real_probe(rb_thread_team *t, int team, double budget_ms, double *wal
     }
     if (!ready)
         return 0;
-    double t0 = real_now_ms(t);
-    int stop = 0;
-    // pairs of barriers until thread 0 has seen the budget spent: every thread runs as many
-#pragma omp parallel num_threads(team) shared(stop)
+    // pairs of barriers; between the two of a pair thread 0 decides when the warm-up is over (a
+    // thread just created may wait until the scheduler moves it to a free CPU, which says nothing
+    // about the machine), reads the run delay after each part, and stops after the last part, so
+    // that every thread runs as many barriers
+    const double part_ms = budget_ms / RB_TEAM_PROBE_PARTS;
+    double start = real_now_ms(t), t0 = start, part_start = start, end = start;
+    double share[RB_TEAM_PROBE_PARTS];
+    int stop = 0, measuring = 0, ok = 1, parts = 0;
+#pragma omp parallel num_threads(team) shared(stop, measuring, ok, parts, t0, part_start, end, share)
     {
         for (;;) {
 #pragma omp barrier
-            if (omp_get_thread_num() == 0)
-                stop = real_now_ms(t) - t0 >= budget_ms;
+            if (omp_get_thread_num() == 0) {
+                double now = real_now_ms(t);
+                if (!measuring && now - start >= RB_TEAM_PROBE_WARMUP_MS) {
+                    ok = real_waited_ns(t, t->watched, a);
+                    t0 = part_start = real_now_ms(t);
+                    measuring = 1;
+                    stop = !ok;
+                } else if (measuring && now - part_start >= part_ms) {
+                    ok = real_waited_ns(t, t->watched, b);
+                    if (ok) {
+                        uint64_t sum = 0;
+                        for (int i = 0; i < t->watched; ++i)
+                            sum += b[i] >= a[i] ? b[i] - a[i] : 0;
+                        share[parts++] = (double)sum * 1e-6 / (now - part_start);
+                        memcpy(a, b, sizeof a[0] * (size_t)t->watched);
+                        end = now;
+                        part_start = real_now_ms(t);
+                    }
+                    stop = !ok || parts == RB_TEAM_PROBE_PARTS;
+                }
+            }
 #pragma omp barrier
             if (stop)
                 break;
         }
     }
-    *wall_ms = real_now_ms(t) - t0;
-    if (!real_waited_ns(t, t->watched, b)) {
+    if (!ok) {
         t->watched = 0;
         return 0;
     }
-    uint64_t sum = 0;
-    for (int i = 0; i < t->watched; ++i)
-        sum += b[i] >= a[i] ? b[i] - a[i] : 0;
-    *waited_ms = (double)sum * 1e-6;
+    // the median part: one burst of other work lands in one part, a busy core in every part
+    for (int i = 1; i < RB_TEAM_PROBE_PARTS; ++i)
+        for (int j = i; j > 0 && share[j - 1] > share[j]; --j) {
+            double x = share[j];
+            share[j] = share[j - 1];
+            share[j - 1] = x;
+        }
+    *wall_ms = end - t0;
+    *waited_ms = share[RB_TEAM_PROBE_PARTS / 2] * *wall_ms;
     return 1;
 #else
     (void)t;

@@ -19,9 +19,10 @@
 //
 // After a while the full team is tried again, by a probe: RB_TEAM_PROBE_MS of empty barriers with the
 // full team, measured the same way (a whole step would do, but one starved step can cost hundreds of
-// times its work, 1.5 s for a 3.5 ms pyramid step was seen: the probe's cost is bounded, 5-20 ms). A
-// probe fails if its threads waited RB_TEAM_PROBE_STARVED of it (it is all barriers: any wait is
-// lost). A probe that passes gives the next window the full team; if that window starves, the probe
+// times its work, 1.5 s for a 3.5 ms pyramid step was seen: the probe's cost is bounded, 4 ms idle,
+// ~30 ms busy). The probe is measured in RB_TEAM_PROBE_PARTS parts; it fails if in its median part
+// the threads waited RB_TEAM_PROBE_STARVED of the time (it is all barriers: any wait is lost). With a
+// core busy every 1 ms part shows 1.0, idle ones 0-0.04, and a burst of other work spoils one part. A probe that passes gives the next window the full team; if that window starves, the probe
 // counts as failed too. A world starts with one thread and probes after RB_TEAM_MIN_WAIT_MS of steps,
 // for the same reason: its first step could be a starved one. The while is RB_TEAM_AMORTISE times
 // the probe's cost (at least RB_TEAM_MIN_WAIT_MS of shrunk step time), doubled for each failed probe
@@ -40,7 +41,9 @@
 #define RB_TEAM_WATCH_MAX 64    // threads whose run delay is read (more: the first 64, scaled)
 #define RB_TEAM_WINDOW_MS 5.0   // step time per measured window
 #define RB_TEAM_STARVED 0.75    // starved: the team waited this many threads' worth of the window
-#define RB_TEAM_PROBE_MS 5.0    // a probe's barriers last this long
+#define RB_TEAM_PROBE_MS 3.0    // a probe's barriers last this long (measured),
+#define RB_TEAM_PROBE_PARTS 3   // in parts measured one by one (the median part counts)
+#define RB_TEAM_PROBE_WARMUP_MS 1.0 // after this long of them (not measured: new threads being placed)
 #define RB_TEAM_PROBE_STARVED 0.25 // a probe fails when the team waited this many threads' worth of it
 #define RB_TEAM_AMORTISE 8.0    // shrunk step time before a probe, times the probe's cost
 #define RB_TEAM_MIN_WAIT_MS 10.0
@@ -60,7 +63,8 @@ typedef struct rb_team_source {
     // The cumulative run delay (ns) of watched threads 0 .. n-1 into out; 0 on failure.
     int (*waited_ns)(struct rb_thread_team *t, int n, uint64_t *out);
     // A probe: about budget_ms of barriers with a team of `team` threads; writes how long it took and
-    // how long the team waited for a CPU meanwhile (summed over its threads); 0: cannot measure.
+    // how long the team waited for a CPU meanwhile (summed over its threads; the default source: as
+    // if every part of the probe waited like its median part); 0: cannot measure.
     int (*probe)(struct rb_thread_team *t, int team, double budget_ms, double *wall_ms, double *waited_ms);
     void *user;
 } rb_team_source;
