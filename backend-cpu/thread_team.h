@@ -17,18 +17,22 @@
 // kept busy by another process, 2 threads wait 1.1-1.4 times the step time; short bursts of other
 // work on an otherwise idle machine gave up to 0.5 (and cost the team less than shrinking would).
 //
-// After a while the full team is tried again, by a probe: RB_TEAM_PROBE_MS of empty barriers with the
-// full team, measured the same way (a whole step would do, but one starved step can cost hundreds of
-// times its work, 1.5 s for a 3.5 ms pyramid step was seen: the probe's cost is bounded, 4 ms idle,
-// ~30 ms busy). The probe is measured in RB_TEAM_PROBE_PARTS parts; it fails if in its median part
-// the threads waited RB_TEAM_PROBE_STARVED of the time (it is all barriers: any wait is lost). With a
-// core busy every 1 ms part shows 1.0, idle ones 0-0.04, and a burst of other work spoils one part. A probe that passes gives the next window the full team; if that window starves, the probe
-// counts as failed too. A world starts with one thread and probes after RB_TEAM_MIN_WAIT_MS of steps,
-// for the same reason: its first step could be a starved one. The while is RB_TEAM_AMORTISE times
-// the probe's cost (at least RB_TEAM_MIN_WAIT_MS of shrunk step time), doubled for each failed probe
-// (exponential back-off, up to RB_TEAM_MAX_WAIT_MS), so probes cost a few per cent at most on a
-// machine that stays busy, and a free machine gets the full team back within that while. Each
-// RB_TEAM_HEALTHY_MS of full-team step time without starvation undoes one doubling.
+// After a while the full team is tried again, by a probe: empty barriers with the full team,
+// measured the same way. A whole step would do, but one starved step can cost hundreds of times its
+// work (1.5 s for a 3.5 ms pyramid step was seen); a probe costs 4 ms idle, ~30 ms busy. It runs
+// RB_TEAM_PROBE_WARMUP_MS unmeasured (a thread just created may wait until the scheduler moves it to
+// a free CPU), then RB_TEAM_PROBE_MS in RB_TEAM_PROBE_PARTS parts, and fails if in its median part the
+// threads waited RB_TEAM_PROBE_STARVED of the time (it is all barriers: any wait is lost). With a core
+// busy every 1 ms part shows 1.0, idle ones 0-0.04, and a burst of other work spoils one part. A probe
+// that passes gives the next window the full team; if that window starves, the probe counts as failed
+// too. A world starts with one thread and probes after RB_TEAM_MIN_WAIT_MS of steps, for the same
+// reason: its first step could be a starved one.
+//
+// The while before a probe is RB_TEAM_AMORTISE times the last probe's cost (at least
+// RB_TEAM_MIN_WAIT_MS of shrunk step time), doubled for each failed probe (exponential back-off, up to
+// RB_TEAM_MAX_WAIT_MS), so probes cost a few per cent at most on a machine that stays busy, and a
+// free machine gets the full team back within that while. Each RB_TEAM_HEALTHY_MS of full-team step
+// time without starvation undoes one doubling.
 //
 // The results do not depend on the team (every parallel loop of the CPU backend is written that
 // way), so neither does anything decided here. Where the run delay cannot be read (no /proc, a
@@ -57,8 +61,8 @@ struct rb_thread_team;
 // CLOCK_MONOTONIC and /proc; tests put a simulated machine here.
 typedef struct rb_team_source {
     double (*now_ms)(struct rb_thread_team *t);
-    // Learns which threads form a team of `team` threads (called at the first step and before each
-    // probe, in no parallel region); returns how many can be watched, 0 when none can.
+    // Learns which threads form a team of `team` threads (called when a window opens for a team of
+    // another size, in no parallel region); returns how many can be watched, 0 when none can.
     int (*capture)(struct rb_thread_team *t, int team);
     // The cumulative run delay (ns) of watched threads 0 .. n-1 into out; 0 on failure.
     int (*waited_ns)(struct rb_thread_team *t, int n, uint64_t *out);
@@ -91,7 +95,7 @@ typedef struct rb_thread_team {
     double wait_ms;     // shrunk step time to run before the next probe
     double shrunk_ms;   // shrunk step time run since the team shrank (or the last failed probe)
     double healthy_ms;  // full-team step time without starvation since the last back-off change
-    double probe_ms;    // what the last probe cost (at least RB_TEAM_PROBE_MS)
+    double probe_ms;    // what the last probe cost
 
     // what happened (tests, rubble's diagnostics)
     int windows, starved_windows, shrinks, probes, failed_probes;
