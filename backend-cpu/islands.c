@@ -56,7 +56,11 @@ rb_status rb_cpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
         ++awake;
         uint32_t f = s->body_flags[b];
         float v2 = rb_len_sq(rb_xyz(s->body_lin_vel[b])), w2 = rb_len_sq(rb_xyz(s->body_ang_vel[b]));
-        int resting = (f & RB_BODY_SLEEP_ENABLED) && v2 <= lin2 && w2 <= ang2;
+        // Box2D's test, the speed of the surface |v| + r |w| (r the bounding radius) within the linear
+        // tolerance, or both speeds within their own
+        float surface = rb_sqrtf(v2) + s->body_local_center[b].w * rb_sqrtf(w2);
+        int resting = (f & RB_BODY_SLEEP_ENABLED) &&
+                      (surface <= p->linear_sleep_tolerance || (v2 <= lin2 && w2 <= ang2));
         s->body_params[b].w = resting ? s->body_params[b].w + h : 0.0f;
     }
     c->awake_bodies = awake;

@@ -219,6 +219,47 @@ static void test_sphere_launched_sliding_settles_into_rolling_at_five_sevenths_o
     rb_destroy_world(w);
 }
 
+static void test_sphere_spinning_on_the_ground_is_braked_by_torsional_friction_and_stops(void **state)
+{
+    (void)state;
+    // A 1 kg sphere of radius R = 0.5 resting on the ground and spinning about the vertical at 5 rad/s.
+    // A single contact point could not resist that spin (a ball would spin on for ever); the solver
+    // gives a round shape pressed d into the ground a contact disc of radius sqrt(2 R d) and brakes the
+    // spin by the Coulomb torque mu m g a about the normal, a = 2/3 of the disc's radius (uniform
+    // pressure). So the spin falls linearly, at alpha = mu m g a / I with I = 2/5 m R², until it stops;
+    // the sphere neither moves nor rolls. d is the depth a resting contact keeps (pu_resting_depth; the
+    // sequential solver takes its own, the remaining penetration, so only the linear decay is checked
+    // there, and pe leaves a spin whose speed at the arm is below its resolution threshold).
+    rb_world_id w = pu_make_world(false);
+    pu_add_ground(w, 0.6f, 0.0f);
+    rb_body_def bd = pu_body_def(RB_BODY_DYNAMIC, v3(0.0f, 0.5f, 0.0f), quat_identity(), 1.0f);
+    bd.angular_velocity = v3(0.0f, 5.0f, 0.0f);
+    rb_shape_def sd = pu_material(0.6f, 0.0f);
+    rb_body_id b = pu_add_sphere_body(w, &bd, 0.5f, &sd);
+    pu_step(w, 6);
+    double w0 = pu_angular_velocity(b).y;
+    pu_step(w, 30);
+    double w1 = pu_angular_velocity(b).y;
+    pu_step(w, 30);
+    double w2 = pu_angular_velocity(b).y;
+    double a1 = (w0 - w1) / (30.0 * (double)PU_H), a2 = (w1 - w2) / (30.0 * (double)PU_H);
+    double arm = 2.0 / 3.0 * sqrt(2.0 * 0.5 * (double)pu_resting_depth(w));
+    double expected = 0.6 * PU_G * arm / (0.4 * 0.25);
+    bool pe = pu_solver(w) == RB_SOLVER_SEQUENTIAL;
+    print_message("spin braked at %.4f then %.4f rad/s^2 (Coulomb torque: %.4f)\n", a1, a2, expected);
+    assert_true(a1 > 0.0 && pu_rel_err(a2, a1) < 0.03); // a constant torque, not a viscous decay
+    if (!pe)
+        assert_true(pu_rel_err(a1, expected) < 0.03);
+    // stopped once the spin is spent, and it never turned into rolling or sliding
+    pu_step(w, (int)(w2 / a2 / (double)PU_H) + 30);
+    rb_vec3 om = pu_angular_velocity(b), p = pu_position(b);
+    print_message("after the stop: w = (%.2g, %.2g, %.2g) rad/s, centre moved %.2g m\n", om.x, om.y, om.z,
+                  sqrt(p.x * p.x + p.z * p.z));
+    assert_true(fabs(om.y) < (pe ? 1e-2 : 1e-3) && fabs(om.x) < 1e-3 && fabs(om.z) < 1e-3);
+    assert_true(sqrt(p.x * p.x + p.z * p.z) < 1e-3);
+    rb_destroy_world(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_box_sliding_in_any_direction_decelerates_at_mu_g_along_its_velocity),
         cmocka_unit_test(test_rolling_sphere_keeps_rolling_without_slipping_and_does_not_stop),
         cmocka_unit_test(test_sphere_launched_sliding_settles_into_rolling_at_five_sevenths_of_its_speed),
+        cmocka_unit_test(test_sphere_spinning_on_the_ground_is_braked_by_torsional_friction_and_stops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

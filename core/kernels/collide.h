@@ -41,6 +41,13 @@ RB_FN void rb_collide_ordered(const rb_geom *a, const rb_geom *b, float margin, 
     }
 }
 
+// Radius of curvature of a shape's surface where it touches: a sphere's or a capsule's radius; 0 for
+// flat or edged shapes (box, plane).
+RB_FN float rb_geom_round_radius(const rb_geom *g)
+{
+    return g->type == RB_GEOM_SPHERE ? g->params.x : (g->type == RB_GEOM_CAPSULE ? g->params.y : 0.0f);
+}
+
 // Manifold with the normal from a to b for any type order: a swapped pair is computed in type order
 // and its normal flipped (points, separations and feature ids do not depend on the order).
 RB_FN void rb_collide(const rb_geom *a, const rb_geom *b, float margin, rb_manifold *m)
@@ -51,6 +58,9 @@ RB_FN void rb_collide(const rb_geom *a, const rb_geom *b, float margin, rb_manif
         rb_collide_ordered(b, a, margin, m);
         m->normal = rb_neg(m->normal);
     }
+    // the torsional friction of a one-point contact needs the size of its contact disc (contact_solver.h)
+    float ra = rb_geom_round_radius(a), rb = rb_geom_round_radius(b);
+    m->round_radius = ra > 0.0f && rb > 0.0f ? ra * rb / (ra + rb) : rb_maxf(ra, rb);
 }
 
 #endif

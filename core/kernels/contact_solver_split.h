@@ -31,6 +31,10 @@ RB_FN void rb_split_prepare(const rb_contact_constraint *c, rb_contact_point *pt
         rb_split_row_mass(&pts[i].t1, c->inv_mass_a, c->inv_mass_b, na, nb);
         rb_split_row_mass(&pts[i].t2, c->inv_mass_a, c->inv_mass_b, na, nb);
     }
+    if (c->twist_arm > 0.0f) {
+        float k = na * rb_dot(c->normal, c->twist_ia) + nb * rb_dot(c->normal, c->twist_ib);
+        pts[0].twist_mass = k > 0.0f ? 1.0f / k : 0.0f;
+    }
 }
 
 #endif

@@ -15,6 +15,8 @@ typedef struct rb_manifold_point {
 typedef struct rb_manifold {
     rb_float3 normal;  // unit, points from shape A to shape B
     int count;         // 0 .. RB_MAX_MANIFOLD_POINTS
+    float round_radius; // radius of curvature of the contact, R_A R_B / (R_A + R_B) with a flat or edged
+                        // side counting as infinite; 0 when neither shape is round (rb_collide)
     rb_manifold_point points[RB_MAX_MANIFOLD_POINTS];
 } rb_manifold;
 
@@ -22,6 +24,7 @@ RB_FN void rb_manifold_clear(rb_manifold *m)
 {
     m->normal = rb_f3(0.0f, 1.0f, 0.0f);
     m->count = 0;
+    m->round_radius = 0.0f;
 }
 
 #endif
