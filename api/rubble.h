@@ -169,9 +169,11 @@ typedef struct rb_world_def {
     float linear_slop;          ///< m, penetration left alone (absorbs rounding), default 0.0005
     float restitution_threshold;///< m/s, slower impacts do not bounce (both solvers); 0 (default): the solver's
                                 ///< choice, batched and split 1 m/s, sequential 1.1 |g| h (6 cm/s at 180 Hz)
-    float linear_sleep_tolerance;  ///< m/s, default 0.05 (island sleeping: batched, split; sequential sleeps
-                                   ///< body by body, see rb_sequential_def.sleep_threshold)
-    float angular_sleep_tolerance; ///< rad/s, default 2°/s = 0.0349 (batched, split)
+    float linear_sleep_tolerance;  ///< m/s, default 0.05 (island sleeping: soft, batched, split): a body rests
+                                   ///< while |v| + r |w| (r its bounding radius) stays below it, or |v| and |w|
+                                   ///< below both tolerances; sequential sleeps body by body, see
+                                   ///< rb_sequential_def.sleep_threshold
+    float angular_sleep_tolerance; ///< rad/s, default 2°/s = 0.0349 (soft, batched, split)
     float time_to_sleep;        ///< s at rest before an island sleeps, default 0.5 (batched, split, soft)
     float contact_hertz;        ///< soft: contact stiffness, Hz; 0 (default): min(30, substep rate / 4);
                                 ///< contacts with a static body take twice this (docs/solver.md)
