@@ -114,7 +114,7 @@ static rb_status substep_sequential(rb_world *w, const rb_step_params *p, rb_pro
         (s = run_phase(w, o->build_batches, p, &prof->batches, "build_batches")) != RB_OK ||
         (s = run_phase(w, o->correct_penetrations, p, &prof->correct, "correct_penetrations")) != RB_OK ||
         (s = run_phase(w, o->integrate_velocities, p, &prof->integrate, "integrate_velocities")) != RB_OK ||
-        (s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK ||
+        (s = run_phase(w, o->solve_constraints, p, &prof->solve, "solve_constraints")) != RB_OK ||
         (s = run_phase(w, o->update_sleep, p, &prof->sleep, "update_sleep")) != RB_OK)
         return s;
     return RB_OK;
@@ -141,16 +141,16 @@ static rb_status step_soft(rb_world *w, rb_step_params *p, rb_profile *prof, int
         p->substep = i;
         p->stage = RB_STAGE_SOLVE;
         if ((s = run_phase(w, o->integrate_velocities, p, &prof->integrate, "integrate_velocities")) != RB_OK ||
-            (s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK ||
+            (s = run_phase(w, o->solve_constraints, p, &prof->solve, "solve_constraints")) != RB_OK ||
             (s = run_phase(w, o->integrate_positions, p, &prof->integrate, "integrate_positions")) != RB_OK)
             return s;
         p->stage = RB_STAGE_RELAX;
-        if ((s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK)
+        if ((s = run_phase(w, o->solve_constraints, p, &prof->solve, "solve_constraints")) != RB_OK)
             return s;
         *frozen += o->frozen_in_last_step ? o->frozen_in_last_step(w->backend) : 0;
     }
     p->stage = RB_STAGE_FINISH;
-    if ((s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK)
+    if ((s = run_phase(w, o->solve_constraints, p, &prof->solve, "solve_constraints")) != RB_OK)
         return s;
     // the sleep timers count whole frames
     return run_phase(w, o->update_sleep, &frame, &prof->sleep, "update_sleep");
@@ -168,7 +168,7 @@ static rb_status substep(rb_world *w, const rb_step_params *p, rb_profile *prof)
         (s = run_phase(w, o->build_batches, p, &prof->batches, "build_batches")) != RB_OK ||
         (s = run_phase(w, o->integrate_velocities, p, &prof->integrate, "integrate_velocities")) != RB_OK ||
         (s = run_phase(w, o->correct_penetrations, p, &prof->correct, "correct_penetrations")) != RB_OK ||
-        (s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK ||
+        (s = run_phase(w, o->solve_constraints, p, &prof->solve, "solve_constraints")) != RB_OK ||
         (s = run_phase(w, o->integrate_positions, p, &prof->integrate, "integrate_positions")) != RB_OK ||
         (s = run_phase(w, o->update_sleep, p, &prof->sleep, "update_sleep")) != RB_OK)
         return s;
