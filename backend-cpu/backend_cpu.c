@@ -1,4 +1,4 @@
-// The CPU backend: the kernel table, creation, and what it reports.
+// The CPU backend: the kernel table, the solvers' tables, creation, and what it reports.
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +124,7 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->island_sleep_time);
     free(c->wake_group);
     free(c->manifolds);
+    free(c->edges);
     free(c->cache);
     free(c->pair_scratch);
     free(c->pair_offset);
@@ -198,13 +199,6 @@ static rb_status cpu_probe(char *device, size_t device_size, char *msg, size_t m
 }
 
 static const char *cpu_device_name(rb_backend_ctx *ctx) { return ((rb_cpu_backend *)ctx)->device; }
-
-static int cpu_supports_solver(rb_backend_ctx *ctx, int solver)
-{
-    (void)ctx;
-    return solver == RB_SOLVER_BATCHED || solver == RB_SOLVER_SEQUENTIAL || solver == RB_SOLVER_SPLIT ||
-           solver == RB_SOLVER_SOFT;
-}
 
 // The scene is stepped in place, so there is nothing to copy; but a shape slot that changed (destroyed,
 // reused, resized) must not warm start from the contacts of what was there before.
@@ -285,6 +279,115 @@ static void cpu_end_step(rb_backend_ctx *ctx)
     rb_team_end_step(c->thread_team);
 }
 
+// ---- the solvers: one table each, the only place that knows which solver does what ----
+
+static rb_status build_soft(rb_cpu_ctx *c, const rb_step_params *p)
+{
+    rb_status s = rb_cpu_build_colored(c, p);
+    return s != RB_OK ? s : rb_cpu_build_shock_levels(c, p->gravity);
+}
+
+static rb_status solve_sequential(rb_cpu_ctx *c, const rb_step_params *p)
+{
+    rb_seq_solve(c, p);
+    return RB_OK;
+}
+
+static rb_status sleep_sequential(rb_cpu_ctx *c, const rb_step_params *p)
+{
+    rb_seq_update_sleep(c, p);
+    return RB_OK;
+}
+
+static const rb_cpu_solver_ops batched = {
+    .build = rb_cpu_build_colored, .solve = rb_cpu_solve_batched, .sleep = rb_cpu_sleep_islands,
+    .pseudo_velocities = 1,
+};
+static const rb_cpu_solver_ops split = {
+    .build = rb_cpu_build_colored, .solve = rb_cpu_solve_split, .sleep = rb_cpu_sleep_islands,
+    .pseudo_velocities = 1,
+};
+static const rb_cpu_solver_ops soft = {
+    .build = build_soft, .solve = rb_cpu_solve_soft, .sleep = rb_cpu_sleep_islands,
+};
+static const rb_cpu_solver_ops sequential = {
+    .build = rb_seq_build_batches, .correct = rb_seq_correct_penetrations, .solve = solve_sequential,
+    .sleep = sleep_sequential, .pairs_sleeping = 1, .rest_rules = 1,
+};
+static const rb_cpu_solver_ops *const solvers[] = {
+    [RB_SOLVER_BATCHED] = &batched,
+    [RB_SOLVER_SEQUENTIAL] = &sequential,
+    [RB_SOLVER_SPLIT] = &split,
+    [RB_SOLVER_SOFT] = &soft,
+};
+
+static int cpu_supports_solver(rb_backend_ctx *ctx, int solver)
+{
+    (void)ctx;
+    return solver > 0 && solver < (int)(sizeof solvers / sizeof *solvers) && solvers[solver];
+}
+
+// Every kernel entry takes the step's solver from p (the application may change it between steps), so
+// the files below it read c->solver instead of testing p->solver.
+static rb_cpu_ctx *with_solver(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    c->solver = solvers[p->solver];
+    return c;
+}
+
+static rb_status cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    return rb_cpu_integrate_velocities((rb_backend_ctx *)with_solver(ctx, p), p);
+}
+
+static rb_status cpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    return rb_cpu_update_bounds((rb_backend_ctx *)with_solver(ctx, p), p);
+}
+
+static rb_status cpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    return rb_cpu_find_pairs((rb_backend_ctx *)with_solver(ctx, p), p);
+}
+
+static rb_status cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    return rb_cpu_collide((rb_backend_ctx *)with_solver(ctx, p), p);
+}
+
+// The constraint graph is built here, once per detection, whatever the solver.
+static rb_status cpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_cpu_ctx *c = with_solver(ctx, p);
+    rb_status s = rb_cpu_build_edges(c);
+    return s != RB_OK ? s : c->solver->build(c, p);
+}
+
+static rb_status cpu_correct_penetrations(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_cpu_ctx *c = with_solver(ctx, p);
+    c->seq_uncorrected = 0;
+    return c->solver->correct ? c->solver->correct(c, p) : RB_OK;
+}
+
+static rb_status cpu_solve_constraints(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_cpu_ctx *c = with_solver(ctx, p);
+    return c->solver->solve(c, p);
+}
+
+static rb_status cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    return rb_cpu_integrate_positions((rb_backend_ctx *)with_solver(ctx, p), p);
+}
+
+static rb_status cpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
+{
+    rb_cpu_ctx *c = with_solver(ctx, p);
+    return c->solver->sleep(c, p);
+}
+
 const rb_backend_ops rb_cpu_backend_ops = {
     .abi_version = RB_BACKEND_ABI_VERSION,
     .name = "cpu",
@@ -295,15 +398,15 @@ const rb_backend_ops rb_cpu_backend_ops = {
     .supports_solver = cpu_supports_solver,
     .upload = cpu_upload,
     .download = NULL,
-    .integrate_velocities = rb_cpu_integrate_velocities,
-    .update_bounds = rb_cpu_update_bounds,
-    .find_pairs = rb_cpu_find_pairs,
-    .collide = rb_cpu_collide,
-    .build_batches = rb_cpu_build_batches,
-    .correct_penetrations = rb_seq_correct_penetrations,
-    .solve_contacts = rb_cpu_solve_contacts,
-    .integrate_positions = rb_cpu_integrate_positions,
-    .update_sleep = rb_cpu_update_sleep,
+    .integrate_velocities = cpu_integrate_velocities,
+    .update_bounds = cpu_update_bounds,
+    .find_pairs = cpu_find_pairs,
+    .collide = cpu_collide,
+    .build_batches = cpu_build_batches,
+    .correct_penetrations = cpu_correct_penetrations,
+    .solve_constraints = cpu_solve_constraints,
+    .integrate_positions = cpu_integrate_positions,
+    .update_sleep = cpu_update_sleep,
     .get_pairs = cpu_get_pairs,
     .get_manifolds = cpu_get_manifolds,
     .get_stats = cpu_get_stats,

@@ -110,7 +110,8 @@ rb_status rb_cpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
         .shape_filter = s->shape_filter,
         .body_flags = s->body_flags,
         // pe detects contacts of sleeping bodies too (its wake rules and batches need them)
-        .include_sleeping = p->solver == RB_SOLVER_SEQUENTIAL,
+        .include_sleeping = c->solver->pairs_sleeping,
     };
+    (void)p; // the solver's table says whether sleeping bodies pair
     return rb_broad_phase_find_pairs(c->broad, &in, c->team, &c->pairs, &c->pair_count);
 }

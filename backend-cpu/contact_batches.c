@@ -1,6 +1,6 @@
-// build_batches for the sequential solver: one contact per manifold point, the adjacency of the
-// bodies, batches of touching bodies (seed 001 §3.1: fixed bodies are barriers), their schedule, and
-// the spatial parts of very large batches.
+// build_batches for the sequential solver: one contact per manifold point (an edge's rows), the
+// adjacency of the bodies and batches of touching bodies over the constraint graph's edges (seed 001
+// §3.1: fixed bodies are barriers), their schedule, and the spatial parts of very large batches.
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,15 +75,6 @@ static int reserve_contacts(rb_cpu_ctx *c, int n)
 #undef GROW
     c->seq_cap = cap;
     return 1;
-}
-
-static int root(int *parent, int x)
-{
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
 }
 
 // The velocity gravity adds towards the surface of contact q in one substep: a moving body on a fixed
@@ -168,24 +159,20 @@ static int has_patch(const rb_contact_manifold *m)
 }
 
 // Contacts from the manifolds, in manifold order (canonical, so the result does not depend on threads):
-// all the points, then the friction patches.
+// all the points (manifold i's from its edge's first row), then the friction patches.
 static void fill_contacts(rb_cpu_ctx *c, const rb_step_params *p)
 {
     int n = c->manifold_count;
-    int *first = c->pair_offset; // reused: point offset of each manifold
     int *patch = c->seq_manifold_patch;
-    int total = 0, patches = 0;
-    for (int i = 0; i < n; ++i) {
-        first[i] = total;
-        total += c->manifolds[i].m.count;
-    }
+    int total = n > 0 ? c->edges[n - 1].first_row + c->edges[n - 1].row_count : 0, patches = 0;
     for (int i = 0; i < n; ++i)
         patch[i] = has_patch(&c->manifolds[i]) ? total + patches++ : -1;
 #pragma omp parallel for schedule(static) num_threads(c->team)
     for (int i = 0; i < n; ++i) {
         const rb_contact_manifold *m = &c->manifolds[i];
+        int first = c->edges[i].first_row; // contact edge i is manifold i
         for (int j = 0; j < m->m.count; ++j) {
-            int k = first[i] + j;
+            int k = first + j;
             rb_seq_contact *q = &c->seq[k];
             q->body_a = m->body_a;
             q->body_b = m->body_b;
@@ -230,7 +217,7 @@ static void fill_contacts(rb_cpu_ctx *c, const rb_step_params *p)
             c->seq_epoch[k] = 0;
         }
         if (patch[i] >= 0)
-            fill_patch(c, m, first[i], patch[i]);
+            fill_patch(c, m, first, patch[i]);
     }
 }
 
@@ -243,26 +230,27 @@ static int count_patches(const rb_cpu_ctx *c)
     return patches;
 }
 
-// Adjacency of the non-fixed bodies (CSR, contacts in ascending order) and, per body, the contacts
-// "in the direction of gravity": those that moving the body along g would close (seed 001 §3.2).
+// Adjacency of the non-fixed bodies over the edges (CSR of contacts: each edge's points, then its
+// friction patch, the contacts of a body in ascending order) and, per body, the contacts "in the
+// direction of gravity": those that moving the body along g would close (seed 001 §3.2).
 static int build_adjacency(rb_cpu_ctx *c, rb_float3 gravity)
 {
-    int nb = c->scene->body_slots, n = c->seq_count;
+    const rb_scene *s = c->scene;
+    int nb = s->body_slots, n = c->edge_count;
     int *start = c->body_contact_start;
     memset(start, 0, sizeof *start * (size_t)(nb + 1));
     memset(c->gravity_contacts, 0, sizeof *c->gravity_contacts * (size_t)nb);
-    for (int k = 0; k < n; ++k) {
-        const rb_seq_contact *q = &c->seq[k];
-        int point = q->patch_count == 0; // the wake rules count points, not patches
-        if (!q->fixed_a) {
-            start[q->body_a + 1]++;
-            if (point && rb_dot(q->normal, gravity) > 0.0f) // from A, the other body lies along +n
-                c->gravity_contacts[q->body_a]++;
-        }
-        if (!q->fixed_b) {
-            start[q->body_b + 1]++;
-            if (point && rb_dot(q->normal, gravity) < 0.0f)
-                c->gravity_contacts[q->body_b]++;
+    for (int i = 0; i < n; ++i) {
+        rb_constraint_edge e = c->edges[i];
+        int rows = e.row_count + (c->seq_manifold_patch[i] >= 0);
+        int moves_a = rb_takes_impulses(s->body_flags, e.body_a), moves_b = rb_takes_impulses(s->body_flags, e.body_b);
+        start[e.body_a + 1] += moves_a ? rows : 0;
+        start[e.body_b + 1] += moves_b ? rows : 0;
+        // the wake rules count points, not patches
+        for (int k = e.first_row; k < e.first_row + e.row_count; ++k) {
+            float gn = rb_dot(c->seq[k].normal, gravity);
+            c->gravity_contacts[e.body_a] += moves_a && gn > 0.0f; // from A, the other body lies along +n
+            c->gravity_contacts[e.body_b] += moves_b && gn < 0.0f;
         }
     }
     for (int b = 0; b < nb; ++b)
@@ -271,12 +259,19 @@ static int build_adjacency(rb_cpu_ctx *c, rb_float3 gravity)
         return 0;
     int *fill = c->body_epoch; // scratch: next free slot per body
     memcpy(fill, start, sizeof *fill * (size_t)nb);
-    for (int k = 0; k < n; ++k) {
-        const rb_seq_contact *q = &c->seq[k];
-        if (!q->fixed_a)
-            c->body_contacts[fill[q->body_a]++] = k;
-        if (!q->fixed_b)
-            c->body_contacts[fill[q->body_b]++] = k;
+    // points first, then patches: every patch lies after every point in the contact array
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int i = 0; i < n; ++i) {
+            rb_constraint_edge e = c->edges[i];
+            int lo = pass == 0 ? e.first_row : c->seq_manifold_patch[i];
+            int hi = pass == 0 ? e.first_row + e.row_count : lo + (lo >= 0);
+            for (int k = lo; k < hi; ++k) {
+                if (rb_takes_impulses(s->body_flags, e.body_a))
+                    c->body_contacts[fill[e.body_a]++] = k;
+                if (rb_takes_impulses(s->body_flags, e.body_b))
+                    c->body_contacts[fill[e.body_b]++] = k;
+            }
+        }
     }
     memset(c->body_epoch, 0, sizeof *c->body_epoch * (size_t)nb);
     return 1;
@@ -355,25 +350,14 @@ static int build_groups(rb_cpu_ctx *c, const rb_step_params *p)
     int *parent = c->body_batch;
     for (int b = 0; b < nb; ++b)
         parent[b] = b;
-    for (int k = 0; k < n; ++k) {
-        const rb_seq_contact *q = &c->seq[k];
-        if (!q->fixed_a && !q->fixed_b) {
-            int ra = root(parent, q->body_a), rb = root(parent, q->body_b);
-            if (ra != rb) {
-                if (ra < rb)
-                    parent[rb] = ra;
-                else
-                    parent[ra] = rb;
-            }
-        }
-    }
+    rb_unite_batches(c->edge_count, c->edges, s->body_flags, parent);
     // compact batch numbers in order of their lowest body; bodies without contacts get none
     int *index = c->body_level; // scratch: batch number of each root
     int count = 0;
     for (int b = 0; b < nb; ++b) {
         index[b] = -1;
         int has = c->body_contact_start[b + 1] > c->body_contact_start[b];
-        if (has && root(parent, b) == b)
+        if (has && rb_find_root(parent, b) == b)
             index[b] = count++;
     }
     if (count > c->batch_cap) {
@@ -387,7 +371,7 @@ static int build_groups(rb_cpu_ctx *c, const rb_step_params *p)
         memset(c->batches, 0, sizeof *c->batches * (size_t)count);
     for (int b = 0; b < nb; ++b) {
         int has = c->body_contact_start[b + 1] > c->body_contact_start[b];
-        int batch = has ? index[root(parent, b)] : -1;
+        int batch = has ? index[rb_find_root(parent, b)] : -1;
         c->body_part[b] = batch; // scratch until the groups are laid out
         if (batch >= 0)
             c->batches[batch].body_count++;

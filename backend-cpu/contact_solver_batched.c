@@ -97,17 +97,8 @@ void rb_cpu_store_impulses(rb_cpu_ctx *c, float inv_h, float slop)
     store_impulses(c, inv_h, slop);
 }
 
-rb_status rb_cpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p)
+rb_status rb_cpu_solve_batched(rb_cpu_ctx *c, const rb_step_params *p)
 {
-    if (p->solver == RB_SOLVER_SPLIT)
-        return rb_cpu_solve_contacts_split(ctx, p);
-    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
-    if (p->solver == RB_SOLVER_SOFT)
-        return rb_cpu_solve_soft(c, p);
-    if (p->solver == RB_SOLVER_SEQUENTIAL) {
-        rb_seq_solve(c, p);
-        return RB_OK;
-    }
     int nb = c->scene->body_slots;
     // pseudo velocities start at rest every substep (integrate_positions adds them)
     memset(c->pseudo_lin_vel, 0, sizeof *c->pseudo_lin_vel * (size_t)nb);

@@ -528,13 +528,13 @@ static void solve_seam(rb_cpu_ctx *c, const rb_step_params *p, const rb_seq_batc
 }
 
 // Impulses and corrected contact geometry back to the manifolds (contact read-back). A manifold's
-// points are the consecutive contacts from its offset (build_batches left the offsets in pair_offset).
+// points are its edge's rows: the consecutive contacts from the edge's first row.
 static void store_contacts(rb_cpu_ctx *c)
 {
-    const int *first = c->pair_offset;
 #pragma omp parallel for schedule(static) num_threads(c->team)
     for (int i = 0; i < c->manifold_count; ++i) {
         rb_contact_manifold *m = &c->manifolds[i];
+        int first = c->edges[i].first_row; // contact edge i is manifold i
         // a patch's friction is shared by its points in proportion to their normal impulses (its
         // torsion is not shown)
         int patch = c->seq_manifold_patch[i];
@@ -543,10 +543,10 @@ static void store_contacts(rb_cpu_ctx *c)
         if (patch >= 0) {
             fp = c->seq[patch].impulse;
             for (int j = 0; j < m->m.count; ++j)
-                np += rb_maxf(c->seq[first[i] + j].normal_impulse, 0.0f);
+                np += rb_maxf(c->seq[first + j].normal_impulse, 0.0f);
         }
         for (int j = 0; j < m->m.count; ++j) {
-            const rb_seq_contact *q = &c->seq[first[i] + j];
+            const rb_seq_contact *q = &c->seq[first + j];
             float in = rb_dot(q->impulse, q->normal);
             m->normal_impulse[j] = in;
             m->friction_impulse[j] = rb_mad(q->impulse, -in, q->normal);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "contact_solver_split.h"
+#include "kernels/constraint_graph.h"
 #include "kernels/contact_solver_split.h"
 
 typedef struct rb_split_delta {
@@ -34,50 +35,24 @@ void rb_cpu_split_free(struct rb_split_state *st)
     free(st);
 }
 
-static int takes_impulses(const rb_scene *s, int b)
-{
-    return b >= 0 && (s->body_flags[b] & (RB_BODY_TYPE_MASK | RB_BODY_FROZEN)) == RB_BODY_DYNAMIC_T;
-}
-
-// Counts the blocks per body, builds the CSR list in constraint order and splits the rows' masses.
+// The blocks of each body over the edges (CSR in constraint order), and the rows' split masses.
 static rb_status build_split(rb_cpu_ctx *c)
 {
     const rb_scene *s = c->scene;
-    int n = c->manifold_count, nb = s->body_slots;
+    int n = c->edge_count, nb = s->body_slots;
     struct rb_split_state *st = c->split;
     if (!rb_cpu_reserve((void **)&st->delta, &st->delta_cap, n, sizeof *st->delta) ||
         !rb_cpu_reserve((void **)&st->body_start, &st->body_cap, nb + 1, sizeof *st->body_start) ||
         !rb_cpu_reserve((void **)&st->list, &st->list_cap, 2 * n, sizeof *st->list))
         return RB_ERR_OUT_OF_MEMORY;
-    int *start = st->body_start;
-    memset(start, 0, sizeof *start * (size_t)(nb + 1));
-    for (int j = 0; j < n; ++j) {
-        const rb_contact_constraint *k = &c->constraints[j];
-        if (takes_impulses(s, k->body_a))
-            start[k->body_a + 1]++;
-        if (takes_impulses(s, k->body_b))
-            start[k->body_b + 1]++;
-    }
-    for (int b = 0; b < nb; ++b)
-        start[b + 1] += start[b];
-    // fill in constraint order: body_start[b] walks forward, then is restored from its neighbour
-    for (int j = 0; j < n; ++j) {
-        const rb_contact_constraint *k = &c->constraints[j];
-        if (takes_impulses(s, k->body_a))
-            st->list[start[k->body_a]++] = 2 * j;
-        if (takes_impulses(s, k->body_b))
-            st->list[start[k->body_b]++] = 2 * j + 1;
-    }
-    for (int b = nb; b > 0; --b)
-        start[b] = start[b - 1];
-    start[0] = 0;
+    const int *start = st->body_start;
+    rb_edge_body_lists(n, c->edges, c->color_order, nb, s->body_flags, st->body_start, st->list);
 
 #pragma omp parallel for schedule(static) num_threads(c->team)
     for (int j = 0; j < n; ++j) {
         rb_contact_constraint *k = &c->constraints[j];
-        float na = takes_impulses(s, k->body_a) ? (float)(start[k->body_a + 1] - start[k->body_a]) : 1.0f;
-        float nbb = takes_impulses(s, k->body_b) ? (float)(start[k->body_b + 1] - start[k->body_b]) : 1.0f;
-        rb_split_prepare(k, &c->points[k->first_point], na, nbb);
+        rb_split_prepare(k, &c->points[k->first_point], rb_split_share(start, s->body_flags, k->body_a),
+                         rb_split_share(start, s->body_flags, k->body_b));
     }
     return RB_OK;
 }
@@ -96,7 +71,7 @@ static void sweep(rb_cpu_ctx *c, int op, rb_solve_settings set, float threshold)
     struct rb_split_state *st = c->split;
     rb_float4 *lin = op == OP_POSITION ? c->pseudo_lin_vel : s->body_lin_vel;
     rb_float4 *ang = op == OP_POSITION ? c->pseudo_ang_vel : s->body_ang_vel;
-    int n = c->manifold_count, nb = s->body_slots;
+    int n = c->edge_count, nb = s->body_slots;
 #pragma omp for schedule(static)
     for (int j = 0; j < n; ++j) {
         const rb_contact_constraint *k = &c->constraints[j];
@@ -133,13 +108,12 @@ static void sweep(rb_cpu_ctx *c, int op, rb_solve_settings set, float threshold)
     }
 }
 
-rb_status rb_cpu_solve_contacts_split(rb_backend_ctx *ctx, const rb_step_params *p)
+rb_status rb_cpu_solve_split(rb_cpu_ctx *c, const rb_step_params *p)
 {
-    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
     int nb = c->scene->body_slots;
     memset(c->pseudo_lin_vel, 0, sizeof *c->pseudo_lin_vel * (size_t)nb);
     memset(c->pseudo_ang_vel, 0, sizeof *c->pseudo_ang_vel * (size_t)nb);
-    if (c->manifold_count == 0)
+    if (c->edge_count == 0)
         return RB_OK;
     if (!c->split && !(c->split = calloc(1, sizeof *c->split)))
         return RB_ERR_OUT_OF_MEMORY;
@@ -152,7 +126,7 @@ rb_status rb_cpu_solve_contacts_split(rb_backend_ctx *ctx, const rb_step_params 
     set.slop = p->linear_slop;
     set.max_push = p->max_push_velocity;
     float threshold = p->restitution_threshold;
-    int n = c->manifold_count;
+    int n = c->edge_count;
     rb_scene *sc = c->scene;
 #pragma omp parallel num_threads(c->team)
     {

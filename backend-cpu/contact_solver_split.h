@@ -6,8 +6,8 @@
 
 struct rb_split_state;
 
-// solve_contacts for RB_SOLVER_SPLIT.
-rb_status rb_cpu_solve_contacts_split(rb_backend_ctx *ctx, const rb_step_params *p);
+// solve_constraints for RB_SOLVER_SPLIT.
+rb_status rb_cpu_solve_split(rb_cpu_ctx *c, const rb_step_params *p);
 void rb_cpu_split_free(struct rb_split_state *st);
 
 #endif

@@ -11,10 +11,10 @@
 
 #include "backend.h"
 #include "broad_phase.h"
+#include "kernels/constraint_graph.h"
 #include "kernels/contact_sequential.h"
 #include "kernels/contact_solver.h"
 
-#define RB_MAX_COLORS 64
 #define RB_SEQ_MAX_PARTS 16
 
 // Per-thread working memory of the sequential solver, sized for the largest batch.
@@ -39,8 +39,23 @@ typedef struct rb_seq_batch {
     int parts;                        // > 1: solved as spatial parts in parallel, then the seam
 } rb_seq_batch;
 
-typedef struct rb_cpu_ctx {
+typedef struct rb_cpu_ctx rb_cpu_ctx;
+
+// What the kernels do for one solver: one table per solver (backend_cpu.c), chosen from p->solver by
+// each kernel entry, so no other file tests which solver runs.
+typedef struct rb_cpu_solver_ops {
+    rb_status (*build)(rb_cpu_ctx *c, const rb_step_params *p);   // build_batches, after the edges
+    rb_status (*correct)(rb_cpu_ctx *c, const rb_step_params *p); // correct_penetrations; NULL: none
+    rb_status (*solve)(rb_cpu_ctx *c, const rb_step_params *p);   // solve_constraints
+    rb_status (*sleep)(rb_cpu_ctx *c, const rb_step_params *p);   // update_sleep
+    int pairs_sleeping;    // the broad phase pairs sleeping bodies too (pe's wake rules and batches)
+    int pseudo_velocities; // integrate_positions adds the split-impulse pseudo velocities
+    int rest_rules;        // integrate_velocities applies pe's wake rules 5, 6 and gravity damping
+} rb_cpu_solver_ops;
+
+struct rb_cpu_ctx {
     rb_scene *scene;
+    const rb_cpu_solver_ops *solver; // this step's solver
     int threads;
     int team;                  // threads the parallel loops use this step (<= threads; thread_team.c)
 
@@ -55,7 +70,7 @@ typedef struct rb_cpu_ctx {
     rb_mat3 *inv_inertia_world; // from update_bounds (orientation is fixed until integrate_positions)
     rb_float4 *pseudo_lin_vel;  // split-impulse pseudo velocities of this substep (move positions only)
     rb_float4 *pseudo_ang_vel;
-    uint64_t *color_mask;       // colours used by each body while colouring
+    rb_color_bits *color_mask;  // colours used by each body while colouring
     int *island_parent;         // union-find for sleeping
     float *island_sleep_time;
     uint8_t *wake_group;        // sleep groups to wake this step
@@ -70,18 +85,20 @@ typedef struct rb_cpu_ctx {
     int manifold_count, manifold_cap;
     rb_contact_manifold *cache;
     int cache_count, cache_cap;
+    // the constraint graph: one edge per manifold, in manifold order (build_batches)
+    rb_constraint_edge *edges;
+    int edge_count, edge_cap;
     rb_contact_manifold *pair_scratch; // one slot per pair before compaction
     int pair_scratch_cap;
-    int *pair_offset;                  // compaction offsets; sequential: each manifold's first contact,
-                                       // from build_batches to the end of the solve
+    int *pair_offset;                  // compaction offsets
     int pair_offset_cap;
 
-    // batched solver: one constraint per manifold, ordered by colour
+    // batched, split and soft solvers: one constraint per edge, ordered by colour
     rb_contact_constraint *constraints;
     int constraint_cap;
     rb_contact_point *points;   // points of all constraints; constraint i's start at constraints[i].first_point
     int point_cap;
-    int *color_order;      // constraint indices grouped by colour
+    int *color_order;      // edge indices grouped by colour: constraint j is built from edge color_order[j]
     int color_order_cap;
     int *constraint_color;
     int constraint_color_cap;
@@ -148,20 +165,25 @@ typedef struct rb_cpu_ctx {
     struct rb_split_state *split; // the split solver's scratch (contact_solver_split.c), NULL until used
 
     struct rb_thread_team *thread_team; // sets `team` at each step (thread_team.c)
-} rb_cpu_ctx;
+};
 
 // Grows an array to hold n elements (geometric growth); returns 0 on allocation failure.
 int rb_cpu_reserve(void **array, int *capacity, int n, size_t elem_size);
 
-// Kernels (each file implements one).
+// Kernels (each file implements one; backend_cpu.c routes the solver-dependent ones through c->solver).
 rb_status rb_cpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p);
-rb_status rb_cpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params *p);
-rb_status rb_cpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *p);
-rb_status rb_cpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p);
+// The constraint graph of this step's manifolds (constraint_graph.c); build_batches starts with it.
+rb_status rb_cpu_build_edges(rb_cpu_ctx *c);
+// build_batches of the batched, split and soft solvers: waking, colours, constraints (graph_color.c).
+rb_status rb_cpu_build_colored(rb_cpu_ctx *c, const rb_step_params *p);
+// solve_constraints of the batched solver (contact_solver_batched.c).
+rb_status rb_cpu_solve_batched(rb_cpu_ctx *c, const rb_step_params *p);
+// update_sleep of the batched, split and soft solvers: islands over the edges (islands.c).
+rb_status rb_cpu_sleep_islands(rb_cpu_ctx *c, const rb_step_params *p);
 // Shock-propagation levels of this step's constraints (soft solver).
 rb_status rb_cpu_build_shock_levels(rb_cpu_ctx *c, rb_float3 gravity);
 // The soft solver's pass p->stage (contact_solver_soft.c).
@@ -169,9 +191,9 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p);
 // Copies the constraints' impulses back to the manifolds (read-back and next step's warm start).
 void rb_cpu_store_impulses(rb_cpu_ctx *c, float inv_h, float slop);
 
-// The sequential solver's stages (called by the kernels above when p->solver is sequential).
+// The sequential solver's stages (its table in backend_cpu.c).
 rb_status rb_seq_build_batches(rb_cpu_ctx *c, const rb_step_params *p);
-rb_status rb_seq_correct_penetrations(rb_backend_ctx *ctx, const rb_step_params *p);
+rb_status rb_seq_correct_penetrations(rb_cpu_ctx *c, const rb_step_params *p);
 void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p);
 void rb_seq_update_sleep(rb_cpu_ctx *c, const rb_step_params *p);
 void rb_seq_wake_unsupported(rb_cpu_ctx *c);

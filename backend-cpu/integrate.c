@@ -44,7 +44,7 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
     int n = s->body_slots;
     float h = p->dt;
     int frozen = 0;
-    int sequential = p->solver == RB_SOLVER_SEQUENTIAL;
+    int sequential = c->solver->rest_rules;
     if (sequential && rb_len_sq(p->gravity) > 0.0f)
         rb_seq_wake_unsupported(c);
     // velocity-dependent gravity damping (seed 001 §3.8): bodies slower than the threshold get only
@@ -122,7 +122,7 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
         // positions move with the real velocity plus this substep's split-impulse correction (batched
         // and split; the sequential solver corrects positions itself, the soft one through velocities)
         rb_float3 pv = v, pw = w;
-        if (p->solver == RB_SOLVER_BATCHED || p->solver == RB_SOLVER_SPLIT) {
+        if (c->solver->pseudo_velocities) {
             pv = rb_add(v, rb_xyz(c->pseudo_lin_vel[b]));
             pw = rb_add(w, rb_xyz(c->pseudo_ang_vel[b]));
         }

@@ -1,46 +1,17 @@
 // update_sleep: bodies at rest long enough fall asleep together with everything they touch.
 //
-// Islands are the connected components of the contact graph over dynamic and moving kinematic bodies
-// (static bodies do not connect). An island sleeps when every body in it has been slower than the
+// Islands are the connected components of the constraint graph over dynamic and moving kinematic
+// bodies (static bodies do not connect; core/kernels/constraint_graph.h). An island sleeps when every body in it has been slower than the
 // sleep tolerances for time_to_sleep; its bodies keep the island's id as their sleep group, so a touch
 // on any of them later wakes the whole group (build_batches).
 #include <string.h>
 
 #include "cpu_context.h"
 
-static int find_root(int *parent, int x)
-{
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]]; // path halving
-        x = parent[x];
-    }
-    return x;
-}
+static int joins_islands(const rb_scene *s, int b) { return rb_joins_islands(s->body_flags[b]); }
 
-// Union by smaller index, so the root of an island is its lowest body slot (deterministic).
-static void unite(int *parent, int a, int b)
+rb_status rb_cpu_sleep_islands(rb_cpu_ctx *c, const rb_step_params *p)
 {
-    a = find_root(parent, a);
-    b = find_root(parent, b);
-    if (a < b)
-        parent[b] = a;
-    else if (b < a)
-        parent[a] = b;
-}
-
-static int joins_islands(const rb_scene *s, int b)
-{
-    uint32_t f = s->body_flags[b];
-    return (f & RB_BODY_AWAKE) && (f & RB_BODY_TYPE_MASK) != RB_BODY_STATIC_T;
-}
-
-rb_status rb_cpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
-{
-    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
-    if (p->solver == RB_SOLVER_SEQUENTIAL) {
-        rb_seq_update_sleep(c, p);
-        return RB_OK;
-    }
     rb_scene *s = c->scene;
     int n = s->body_slots;
     float h = p->dt;
@@ -67,15 +38,11 @@ rb_status rb_cpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
     if (!p->enable_sleep || awake == 0)
         return RB_OK;
 
-    // islands over this step's contacts
+    // islands over this step's edges
     int *parent = c->island_parent;
     for (int b = 0; b < n; ++b)
         parent[b] = b;
-    for (int i = 0; i < c->manifold_count; ++i) {
-        int a = c->manifolds[i].body_a, b = c->manifolds[i].body_b;
-        if (joins_islands(s, a) && joins_islands(s, b))
-            unite(parent, a, b);
-    }
+    rb_unite_islands(c->edge_count, c->edges, s->body_flags, parent);
     // an island rests for as long as its most restless body
     float *rest = c->island_sleep_time;
     for (int b = 0; b < n; ++b)
@@ -83,7 +50,7 @@ rb_status rb_cpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
     for (int b = 0; b < n; ++b) {
         if (!joins_islands(s, b))
             continue;
-        int r = find_root(parent, b);
+        int r = rb_find_root(parent, b);
         float t = s->body_params[b].w;
         if (t < rest[r])
             rest[r] = t;
@@ -92,7 +59,7 @@ rb_status rb_cpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
     for (int b = 0; b < n; ++b) {
         if (!joins_islands(s, b))
             continue;
-        int r = find_root(parent, b);
+        int r = rb_find_root(parent, b);
         if (rest[r] < p->time_to_sleep)
             continue;
         s->body_flags[b] &= ~RB_BODY_AWAKE;

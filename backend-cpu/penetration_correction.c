@@ -235,11 +235,10 @@ static void correct_split_batch(rb_cpu_ctx *c, const rb_seq_batch *b, const pen_
     }
 }
 
-rb_status rb_seq_correct_penetrations(rb_backend_ctx *ctx, const rb_step_params *p)
+rb_status rb_seq_correct_penetrations(rb_cpu_ctx *c, const rb_step_params *p)
 {
-    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
     c->seq_uncorrected = 0;
-    if (p->solver != RB_SOLVER_SEQUENTIAL || c->batch_count == 0)
+    if (c->batch_count == 0)
         return RB_OK;
     pen_settings st = {p->seq.penetration_threshold, p->seq.remaining_penetration * p->seq.penetration_threshold,
                        p->dt, rb_f3(0.0f, 0.0f, 0.0f)};

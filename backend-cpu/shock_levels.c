@@ -18,9 +18,8 @@
 
 static int grow_int(int **a, int *cap, int n) { return rb_cpu_reserve((void **)a, cap, n, sizeof **a); }
 
-// The lower body of constraint j if it is a support (-2 for a fixed lower body), else -1; *upper gets
-// the carried body and *fixed_a whether A is the lower one.
-static int support_of(const rb_cpu_ctx *c, int j, rb_float3 up, int *upper, int *fixed_a)
+// support_of for a contact: its normal and its nearest point decide.
+static int contact_support(const rb_cpu_ctx *c, int j, rb_float3 up, int *upper, int *fixed_a)
 {
     const rb_contact_constraint *k = &c->constraints[j];
     float d = rb_dot(k->normal, up);
@@ -44,9 +43,20 @@ static int support_of(const rb_cpu_ctx *c, int j, rb_float3 up, int *upper, int 
     return (lo < 0 || im_lo == 0.0f) ? -2 : lo;
 }
 
+// The lower body of constraint j (built from edge color_order[j]) if it is a support (-2 for a fixed
+// lower body), else -1; *upper gets the carried body and *fixed_a whether A is the lower one. Only
+// this test asks the edge's kind; the levels are built over edges of any kind.
+static int support_of(const rb_cpu_ctx *c, int j, rb_float3 up, int *upper, int *fixed_a)
+{
+    switch (c->edges[c->color_order[j]].kind) {
+    case RB_EDGE_CONTACT: return contact_support(c, j, up, upper, fixed_a);
+    default: return -1;
+    }
+}
+
 rb_status rb_cpu_build_shock_levels(rb_cpu_ctx *c, rb_float3 gravity)
 {
-    int nb = c->scene->body_slots, n = c->manifold_count;
+    int nb = c->scene->body_slots, n = c->edge_count;
     c->shock_levels = 0;
     float g = rb_len(gravity);
     if (g < 1e-6f || n == 0)

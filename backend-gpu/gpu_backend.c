@@ -19,7 +19,7 @@ const char *const rb_gpu_kernel_names[K_COUNT] = {
     "rb_bp_classify", "rb_bp_fill", "rb_bp_gather_entries", "rb_bp_grid_pairs", "rb_bp_special_pairs",
     "rb_compact_indices", "rb_pair_keys", "rb_pair_gather",
     "rb_collide_pairs", "rb_compact_manifolds", "rb_manifolds_untouched",
-    "rb_mark_sleepers", "rb_wake_groups", "rb_color_serial", "rb_prepare_constraints",
+    "rb_fill_edges", "rb_mark_sleepers", "rb_wake_groups", "rb_color_serial", "rb_prepare_constraints",
     "rb_solve_color", "rb_solve_serial", "rb_store_impulses", "rb_split_lists", "rb_split_prepare_blocks",
     "rb_split_blocks", "rb_split_gather",
     "rb_integrate_velocities", "rb_zero_pseudo", "rb_integrate_positions", "rb_sleep_timers", "rb_islands_serial",
@@ -257,7 +257,7 @@ static void release_all(rb_gpu_ctx *c)
         &c->special_count, &c->special_at, &c->special_pairs, &c->keys, &c->vals, &c->keys2, &c->vals2, &c->entry,
         &c->sorted_entry, &c->entry_count, &c->entry_at, &c->hist, &c->pairs_raw, &c->pairs, &c->scratch, &c->has,
         &c->npoints, &c->moff, &c->manifolds, &c->cache, &c->cons, &c->points, &c->color_order, &c->constraint_color,
-        &c->first_point, &c->color_start, &c->split_list, &c->delta, &c->counters,
+        &c->first_point, &c->color_start, &c->split_list, &c->delta, &c->edges, &c->counters,
     };
     if (c->dev) {
         for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
@@ -290,13 +290,13 @@ void rb_gpu_destroy(rb_backend_ctx *ctx)
 // that it lays them out as the host does before trusting a byte of it.
 static rb_status check_layout(rb_gpu_ctx *c, char *msg, size_t msg_size)
 {
-    const int host[7] = {(int)sizeof(rb_contact_manifold), (int)sizeof(rb_contact_constraint),
+    const int host[8] = {(int)sizeof(rb_contact_manifold), (int)sizeof(rb_contact_constraint),
                          (int)sizeof(rb_contact_point),   (int)sizeof(rb_mat3),
                          (int)sizeof(rb_xform),           (int)sizeof(rb_pair),
-                         (int)sizeof(rb_float4)};
-    const char *names[7] = {"rb_contact_manifold", "rb_contact_constraint", "rb_contact_point", "rb_mat3",
-                            "rb_xform", "rb_pair", "rb_float4"};
-    int dev[7] = {0};
+                         (int)sizeof(rb_float4),          (int)sizeof(rb_constraint_edge)};
+    const char *names[8] = {"rb_contact_manifold", "rb_contact_constraint", "rb_contact_point", "rb_mat3",
+                            "rb_xform", "rb_pair", "rb_float4", "rb_constraint_edge"};
+    int dev[8] = {0};
     rb_gpu_arg a;
     a.size = sizeof c->counters.mem;
     memcpy(a.value, &c->counters.mem, sizeof c->counters.mem);
@@ -307,7 +307,7 @@ static rb_status check_layout(rb_gpu_ctx *c, char *msg, size_t msg_size)
         snprintf(msg, msg_size, "%s", c->error);
         return s;
     }
-    for (int i = 0; i < 7; ++i) {
+    for (int i = 0; i < 8; ++i) {
         if (dev[i] != host[i]) {
             snprintf(msg, msg_size, "the %s compiler of %s lays out %s in %d bytes, the host in %d", c->dev->api,
                      c->device, names[i], dev[i], host[i]);
@@ -340,7 +340,7 @@ static const char *gpu_device_name(rb_backend_ctx *ctx) { return ((rb_gpu_ctx *)
 static int gpu_supports_solver(rb_backend_ctx *ctx, int solver)
 {
     (void)ctx;
-    return solver == RB_SOLVER_BATCHED || solver == RB_SOLVER_SPLIT;
+    return rb_gpu_has_solver(solver);
 }
 
 // The host copy of `count` elements of `buf`, read once per step (`*valid`) into a growing array.
@@ -417,7 +417,7 @@ FINISHED(rb_gpu_update_bounds)
 FINISHED(rb_gpu_find_pairs)
 FINISHED(rb_gpu_collide)
 FINISHED(rb_gpu_build_batches)
-FINISHED(rb_gpu_solve_contacts)
+FINISHED(rb_gpu_solve_constraints)
 FINISHED(rb_gpu_integrate_positions)
 FINISHED(rb_gpu_update_sleep)
 #undef FINISHED
@@ -443,7 +443,7 @@ const rb_backend_ops *rb_gpu_module_ops(const char *name, rb_backend_create_fn c
         ops.collide = rb_gpu_collide_finished;
         ops.build_batches = rb_gpu_build_batches_finished;
         ops.correct_penetrations = NULL;
-        ops.solve_contacts = rb_gpu_solve_contacts_finished;
+        ops.solve_constraints = rb_gpu_solve_constraints_finished;
         ops.integrate_positions = rb_gpu_integrate_positions_finished;
         ops.update_sleep = rb_gpu_update_sleep_finished;
         ops.get_pairs = gpu_get_pairs;

@@ -6,6 +6,7 @@
 #define RB_GPU_CONTEXT_H
 
 #include "backend.h"
+#include "kernels/constraint_graph.h"
 #include "kernels/contact_solver.h"
 #include "kernels/device_counters.h"
 
@@ -20,7 +21,7 @@ enum {
     K_BODY_INERTIA, K_SHAPE_BOUNDS,
     K_BP_CLASSIFY, K_BP_FILL, K_BP_GATHER_ENTRIES, K_BP_GRID_PAIRS, K_BP_SPECIAL_PAIRS, K_COMPACT_INDICES, K_PAIR_KEYS, K_PAIR_GATHER,
     K_COLLIDE, K_COMPACT_MANIFOLDS, K_MANIFOLDS_UNTOUCHED,
-    K_MARK_SLEEPERS, K_WAKE_GROUPS, K_COLOR, K_PREPARE,
+    K_FILL_EDGES, K_MARK_SLEEPERS, K_WAKE_GROUPS, K_COLOR, K_PREPARE,
     K_SOLVE_COLOR, K_SOLVE_SERIAL, K_STORE_IMPULSES, K_SPLIT_LISTS, K_SPLIT_PREPARE, K_SPLIT_BLOCKS, K_SPLIT_GATHER,
     K_INTEGRATE_VELOCITIES, K_ZERO_PSEUDO, K_INTEGRATE_POSITIONS, K_SLEEP_TIMERS, K_ISLANDS,
     K_COUNT
@@ -91,6 +92,7 @@ struct rb_gpu_ctx {
     // pairs, manifolds, constraints
     rb_gpu_buf pairs_raw, pairs, scratch, has, npoints, moff, manifolds, cache, cons, points, color_order,
         constraint_color, first_point, color_start, split_list, delta;
+    rb_gpu_buf edges; // the constraint graph: one edge per manifold, in manifold order (rb_fill_edges)
     rb_gpu_buf counters;
 
     int pair_count, manifold_count, point_count, cache_count;
@@ -128,7 +130,9 @@ rb_status rb_gpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_gpu_collide(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_gpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params *p);
-rb_status rb_gpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p);
+rb_status rb_gpu_solve_constraints(rb_backend_ctx *ctx, const rb_step_params *p);
+// Does solve_constraints have a table for this solver (gpu_pipeline.c)?
+int rb_gpu_has_solver(int solver);
 rb_status rb_gpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_gpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p);
 int rb_gpu_frozen_in_last_step(rb_backend_ctx *ctx);

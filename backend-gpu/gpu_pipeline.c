@@ -307,6 +307,11 @@ rb_status rb_gpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
     a = kbegin(c, K_COMPACT_MANIFOLDS);
     ai(&a, np), am(&a, &c->has), am(&a, &c->moff), am(&a, &c->scratch), am(&a, &c->manifolds);
     TRY(go(&a, (size_t)np, "collide"));
+    // the constraint graph: edge i is manifold i (build_batches and update_sleep read only the edges)
+    TRY(reserve(c, &c->edges, (size_t)nm, sizeof(rb_constraint_edge), "constraint graph"));
+    a = kbegin(c, K_FILL_EDGES);
+    ai(&a, np), am(&a, &c->has), am(&a, &c->moff), am(&a, &c->npoints), am(&a, &c->manifolds), am(&a, &c->edges);
+    TRY(go(&a, (size_t)np, "collide"));
     c->manifold_count = nm;
     c->point_count = c->counters_host[RB_CNT_POINTS];
     c->manifolds_host_valid = 0;
@@ -358,7 +363,7 @@ rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
             break;
         TRY(fill_zero(c, &c->counters, sizeof(int), "build_batches")); // RB_CNT_WAKE is slot 0
         karg a = kbegin(c, K_MARK_SLEEPERS);
-        ai(&a, c->manifold_count), am(&a, &c->manifolds), am(&a, &c->flags), am(&a, &c->sleep_group),
+        ai(&a, c->manifold_count), am(&a, &c->edges), am(&a, &c->flags), am(&a, &c->sleep_group),
             am(&a, &c->wake_group), am(&a, &c->counters);
         TRY(go(&a, (size_t)c->manifold_count, "build_batches"));
         TRY(rb_gpu_read_counters(c));
@@ -380,13 +385,14 @@ rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(reserve(c, &c->first_point, (size_t)nm, sizeof(int), "constraints"));
     TRY(fill_zero(c, &c->color_mask, sizeof(uint64_t) * (size_t)nb, "build_batches"));
     karg a = kbegin(c, K_COLOR);
-    ai(&a, nm), am(&a, &c->manifolds), am(&a, &c->flags), am(&a, &c->color_mask), am(&a, &c->constraint_color),
+    ai(&a, nm), am(&a, &c->edges), am(&a, &c->flags), am(&a, &c->color_mask), am(&a, &c->constraint_color),
         am(&a, &c->color_order), am(&a, &c->color_start), am(&a, &c->first_point), am(&a, &c->counters);
     TRY(go(&a, 1, "build_batches"));
     a = kbegin(c, K_PREPARE);
-    ai(&a, nm), af(&a, p->linear_slop), am(&a, &c->manifolds), am(&a, &c->color_order), am(&a, &c->first_point),
-        am(&a, &c->flags), am(&a, &c->pos), am(&a, &c->rot), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->inv_diag),
-        am(&a, &c->inv_inertia_world), am(&a, &c->cons), am(&a, &c->points);
+    ai(&a, nm), af(&a, p->linear_slop), am(&a, &c->edges), am(&a, &c->manifolds), am(&a, &c->color_order),
+        am(&a, &c->first_point), am(&a, &c->flags), am(&a, &c->pos), am(&a, &c->rot), am(&a, &c->lin), am(&a, &c->ang),
+        am(&a, &c->inv_diag), am(&a, &c->inv_inertia_world), am(&a, &c->cons), am(&a, &c->points),
+        am(&a, &c->counters);
     TRY(go(&a, (size_t)nm, "build_batches"));
     TRY(c->dev->read(c, c->color_start.mem, 0, sizeof c->color_start_host, c->color_start_host,
                      "reading the colours"));
@@ -432,7 +438,7 @@ int rb_gpu_frozen_in_last_step(rb_backend_ctx *ctx)
     return c->counters_host[RB_CNT_FROZEN];
 }
 
-// ---- solve_contacts ----
+// ---- solve_constraints ----
 
 typedef struct solve_args {
     float inv_h, bias_factor, slop, max_push, restitution_threshold;
@@ -448,14 +454,14 @@ static rb_status batched_sweep(rb_gpu_ctx *c, int op, const solve_args *sa)
         karg a = kbegin(c, K_SOLVE_COLOR);
         ai(&a, lo), ai(&a, n), ai(&a, op), arg(&a, sizeof *sa, sa), am(&a, &c->cons), am(&a, &c->points),
             am(&a, &c->flags), am(&a, lin), am(&a, ang);
-        TRY(go(&a, (size_t)n, "solve_contacts"));
+        TRY(go(&a, (size_t)n, "solve_constraints"));
     }
     int lo = c->color_start_host[RB_GPU_MAX_COLORS], n = c->color_start_host[RB_GPU_MAX_COLORS + 1] - lo;
     if (n > 0) {
         karg a = kbegin(c, K_SOLVE_SERIAL);
         ai(&a, lo), ai(&a, n), ai(&a, op), arg(&a, sizeof *sa, sa), am(&a, &c->cons), am(&a, &c->points),
             am(&a, &c->flags), am(&a, lin), am(&a, ang);
-        TRY(go(&a, 1, "solve_contacts"));
+        TRY(go(&a, 1, "solve_constraints"));
     }
     return RB_OK;
 }
@@ -467,41 +473,63 @@ static rb_status split_sweep(rb_gpu_ctx *c, int op, const solve_args *sa)
     karg a = kbegin(c, K_SPLIT_BLOCKS);
     ai(&a, nm), ai(&a, op), arg(&a, sizeof *sa, sa), am(&a, &c->cons), am(&a, &c->points), am(&a, lin), am(&a, ang),
         am(&a, &c->delta);
-    TRY(go(&a, (size_t)nm, "solve_contacts"));
+    TRY(go(&a, (size_t)nm, "solve_constraints"));
     a = kbegin(c, K_SPLIT_GATHER);
     ai(&a, nb), am(&a, &c->body_start), am(&a, &c->split_list), am(&a, &c->delta), am(&a, lin), am(&a, ang);
-    return go(&a, (size_t)nb, "solve_contacts");
+    return go(&a, (size_t)nb, "solve_constraints");
 }
 
-rb_status rb_gpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p)
+// The split solver's per-body lists over the edges and its rows' split masses, once per solve.
+static rb_status split_prepare(rb_gpu_ctx *c)
+{
+    int nm = c->manifold_count, nb = c->scene->body_slots;
+    TRY(reserve(c, &c->split_list, 2 * (size_t)nm, sizeof(int), "split solver"));
+    TRY(reserve(c, &c->delta, 4 * (size_t)nm, sizeof(rb_float4), "split solver"));
+    karg a = kbegin(c, K_SPLIT_LISTS);
+    ai(&a, nm), ai(&a, nb), am(&a, &c->edges), am(&a, &c->color_order), am(&a, &c->flags), am(&a, &c->body_start),
+        am(&a, &c->split_list);
+    TRY(go(&a, 1, "solve_constraints"));
+    a = kbegin(c, K_SPLIT_PREPARE);
+    ai(&a, nm), am(&a, &c->cons), am(&a, &c->points), am(&a, &c->flags), am(&a, &c->body_start);
+    return go(&a, (size_t)nm, "solve_constraints");
+}
+
+// What solve_constraints runs for each solver the GPU backends have: one table each, chosen once per
+// call from p->solver.
+typedef struct gpu_solver {
+    rb_status (*prepare)(rb_gpu_ctx *c); // before the sweeps; NULL: nothing
+    rb_status (*sweep)(rb_gpu_ctx *c, int op, const solve_args *sa);
+} gpu_solver;
+
+static const gpu_solver batched = {NULL, batched_sweep}, split = {split_prepare, split_sweep};
+static const gpu_solver *const solvers[] = {[RB_SOLVER_BATCHED] = &batched, [RB_SOLVER_SPLIT] = &split};
+
+int rb_gpu_has_solver(int solver)
+{
+    return solver > 0 && solver < (int)(sizeof solvers / sizeof *solvers) && solvers[solver];
+}
+
+rb_status rb_gpu_solve_constraints(rb_backend_ctx *ctx, const rb_step_params *p)
 {
     rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
+    const gpu_solver *o = solvers[p->solver];
     int nb = c->scene->body_slots, nm = c->manifold_count;
     karg a = kbegin(c, K_ZERO_PSEUDO);
     ai(&a, nb), am(&a, &c->plin), am(&a, &c->pang);
-    TRY(go(&a, (size_t)nb, "solve_contacts"));
+    TRY(go(&a, (size_t)nb, "solve_constraints"));
     if (nm == 0)
         return RB_OK;
     solve_args sa = {p->inv_dt, p->position_correction, p->linear_slop, p->max_push_velocity,
                      p->restitution_threshold};
-    int split = p->solver == RB_SOLVER_SPLIT;
-    rb_status (*sweep)(rb_gpu_ctx *, int, const solve_args *) = split ? split_sweep : batched_sweep;
-    if (split) {
-        TRY(reserve(c, &c->split_list, 2 * (size_t)nm, sizeof(int), "split solver"));
-        TRY(reserve(c, &c->delta, 4 * (size_t)nm, sizeof(rb_float4), "split solver"));
-        a = kbegin(c, K_SPLIT_LISTS);
-        ai(&a, nm), ai(&a, nb), am(&a, &c->cons), am(&a, &c->flags), am(&a, &c->body_start), am(&a, &c->split_list);
-        TRY(go(&a, 1, "solve_contacts"));
-        a = kbegin(c, K_SPLIT_PREPARE);
-        ai(&a, nm), am(&a, &c->cons), am(&a, &c->points), am(&a, &c->flags), am(&a, &c->body_start);
-        TRY(go(&a, (size_t)nm, "solve_contacts"));
-    }
+    rb_status (*sweep)(rb_gpu_ctx *, int, const solve_args *) = o->sweep;
+    if (o->prepare)
+        TRY(o->prepare(c));
     if (c->any_restitution) {
         // read-only for the bodies: every constraint at once
         a = kbegin(c, K_SOLVE_COLOR);
         ai(&a, 0), ai(&a, nm), ai(&a, OP_MEASURE), arg(&a, sizeof sa, &sa), am(&a, &c->cons), am(&a, &c->points),
             am(&a, &c->flags), am(&a, &c->lin), am(&a, &c->ang);
-        TRY(go(&a, (size_t)nm, "solve_contacts"));
+        TRY(go(&a, (size_t)nm, "solve_constraints"));
     }
     TRY(sweep(c, OP_WARM_START, &sa));
     for (int it = 0; it < p->iterations; ++it)
@@ -513,7 +541,7 @@ rb_status rb_gpu_solve_contacts(rb_backend_ctx *ctx, const rb_step_params *p)
     a = kbegin(c, K_STORE_IMPULSES);
     ai(&a, nm), af(&a, sa.inv_h), af(&a, sa.slop), am(&a, &c->cons), am(&a, &c->points), am(&a, &c->color_order),
         am(&a, &c->manifolds);
-    TRY(go(&a, (size_t)nm, "solve_contacts"));
+    TRY(go(&a, (size_t)nm, "solve_constraints"));
     c->manifolds_host_valid = 0;
     return RB_OK;
 }
@@ -534,7 +562,7 @@ rb_status rb_gpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(fill_zero(c, &c->counters, sizeof(int) * (RB_CNT_SLEPT + 1), "update_sleep")); // clears SLEPT (and WAKE..)
     if (p->enable_sleep && nb > 0) {
         a = kbegin(c, K_ISLANDS);
-        ai(&a, nb), ai(&a, c->manifold_count), af(&a, p->time_to_sleep), am(&a, &c->manifolds), am(&a, &c->flags),
+        ai(&a, nb), ai(&a, c->manifold_count), af(&a, p->time_to_sleep), am(&a, &c->edges), am(&a, &c->flags),
             am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->params), am(&a, &c->sleep_group), am(&a, &c->parent),
             am(&a, &c->rest), am(&a, &c->counters);
         TRY(go(&a, 1, "update_sleep"));

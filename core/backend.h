@@ -14,7 +14,7 @@
 #include "scene.h"
 
 // Bumped whenever a struct below changes layout or a function changes meaning.
-#define RB_BACKEND_ABI_VERSION 4
+#define RB_BACKEND_ABI_VERSION 5
 
 typedef struct rb_backend_ctx rb_backend_ctx;
 
@@ -37,7 +37,7 @@ typedef struct rb_step_params {
     float time_to_sleep;
     int substep;                 // 0 .. substeps-1
     int substeps;
-    int stage;                   // soft solver: which pass solve_contacts runs (rb_solve_stage)
+    int stage;                   // soft solver: which pass solve_constraints runs (rb_solve_stage)
     float contact_hertz;         // soft solver, resolved for the substep (> 0)
     float contact_damping_ratio;
     rb_sequential_def seq;       // sequential solver, every automatic value resolved for this substep
@@ -105,7 +105,8 @@ typedef struct rb_backend_ops {
     rb_status (*collide)(rb_backend_ctx *ctx, const rb_step_params *p);
     rb_status (*build_batches)(rb_backend_ctx *ctx, const rb_step_params *p);
     rb_status (*correct_penetrations)(rb_backend_ctx *ctx, const rb_step_params *p); // may be NULL
-    rb_status (*solve_contacts)(rb_backend_ctx *ctx, const rb_step_params *p);
+    // Since ABI 5 (was solve_contacts): solves every edge of the constraint graph, whatever its kind.
+    rb_status (*solve_constraints)(rb_backend_ctx *ctx, const rb_step_params *p);
     rb_status (*integrate_positions)(rb_backend_ctx *ctx, const rb_step_params *p);
     rb_status (*update_sleep)(rb_backend_ctx *ctx, const rb_step_params *p);
 

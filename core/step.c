@@ -114,16 +114,21 @@ static rb_status substep_sequential(rb_world *w, const rb_step_params *p, rb_pro
         (s = run_phase(w, o->build_batches, p, &prof->batches, "build_batches")) != RB_OK ||
         (s = run_phase(w, o->correct_penetrations, p, &prof->correct, "correct_penetrations")) != RB_OK ||
         (s = run_phase(w, o->integrate_velocities, p, &prof->integrate, "integrate_velocities")) != RB_OK ||
-        (s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK ||
+        (s = run_phase(w, o->solve_constraints, p, &prof->solve, "solve_constraints")) != RB_OK ||
         (s = run_phase(w, o->update_sleep, p, &prof->sleep, "update_sleep")) != RB_OK)
         return s;
     return RB_OK;
 }
 
+// What a frame adds up over its substeps, for the world's counters.
+typedef struct frame_totals {
+    int frozen, resolutions, shock_batches;
+} frame_totals;
+
 // The soft step (Box2D v3): contacts found once per frame, then per substep the velocity update, one
 // solve with the soft position bias, the position update and one relax pass without bias; restitution
 // and the impulses' store close the frame. Sleeping is judged once per frame.
-static rb_status step_soft(rb_world *w, rb_step_params *p, rb_profile *prof, int *frozen)
+static rb_status step_soft(rb_world *w, rb_step_params *p, rb_profile *prof, frame_totals *t)
 {
     const rb_backend_ops *o = w->ops;
     rb_status s;
@@ -141,16 +146,16 @@ static rb_status step_soft(rb_world *w, rb_step_params *p, rb_profile *prof, int
         p->substep = i;
         p->stage = RB_STAGE_SOLVE;
         if ((s = run_phase(w, o->integrate_velocities, p, &prof->integrate, "integrate_velocities")) != RB_OK ||
-            (s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK ||
+            (s = run_phase(w, o->solve_constraints, p, &prof->solve, "solve_constraints")) != RB_OK ||
             (s = run_phase(w, o->integrate_positions, p, &prof->integrate, "integrate_positions")) != RB_OK)
             return s;
         p->stage = RB_STAGE_RELAX;
-        if ((s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK)
+        if ((s = run_phase(w, o->solve_constraints, p, &prof->solve, "solve_constraints")) != RB_OK)
             return s;
-        *frozen += o->frozen_in_last_step ? o->frozen_in_last_step(w->backend) : 0;
+        t->frozen += o->frozen_in_last_step ? o->frozen_in_last_step(w->backend) : 0;
     }
     p->stage = RB_STAGE_FINISH;
-    if ((s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK)
+    if ((s = run_phase(w, o->solve_constraints, p, &prof->solve, "solve_constraints")) != RB_OK)
         return s;
     // the sleep timers count whole frames
     return run_phase(w, o->update_sleep, &frame, &prof->sleep, "update_sleep");
@@ -160,20 +165,59 @@ static rb_status substep(rb_world *w, const rb_step_params *p, rb_profile *prof)
 {
     const rb_backend_ops *o = w->ops;
     rb_status s;
-    if (p->solver == RB_SOLVER_SEQUENTIAL)
-        return substep_sequential(w, p, prof);
     if ((s = run_phase(w, o->update_bounds, p, &prof->bounds, "update_bounds")) != RB_OK ||
         (s = run_phase(w, o->find_pairs, p, &prof->broad, "find_pairs")) != RB_OK ||
         (s = run_phase(w, o->collide, p, &prof->narrow, "collide")) != RB_OK ||
         (s = run_phase(w, o->build_batches, p, &prof->batches, "build_batches")) != RB_OK ||
         (s = run_phase(w, o->integrate_velocities, p, &prof->integrate, "integrate_velocities")) != RB_OK ||
         (s = run_phase(w, o->correct_penetrations, p, &prof->correct, "correct_penetrations")) != RB_OK ||
-        (s = run_phase(w, o->solve_contacts, p, &prof->solve, "solve_contacts")) != RB_OK ||
+        (s = run_phase(w, o->solve_constraints, p, &prof->solve, "solve_constraints")) != RB_OK ||
         (s = run_phase(w, o->integrate_positions, p, &prof->integrate, "integrate_positions")) != RB_OK ||
         (s = run_phase(w, o->update_sleep, p, &prof->sleep, "update_sleep")) != RB_OK)
         return s;
     return RB_OK;
 }
+
+// A frame of whole substeps, each one run by `one`, with the counters summed over them.
+static rb_status substeps(rb_world *w, rb_step_params *p, rb_profile *prof, frame_totals *t,
+                          rb_status (*one)(rb_world *, const rb_step_params *, rb_profile *))
+{
+    for (int i = 0; i < p->substeps; ++i) {
+        p->substep = i;
+        rb_status s = one(w, p, prof);
+        if (s != RB_OK)
+            return s;
+        t->frozen += w->ops->frozen_in_last_step ? w->ops->frozen_in_last_step(w->backend) : 0;
+        if (w->ops->get_stats) { // per substep: sum over the step
+            rb_backend_stats sub;
+            memset(&sub, 0, sizeof sub);
+            w->ops->get_stats(w->backend, &sub);
+            t->resolutions += sub.resolutions;
+            t->shock_batches += sub.shock_batches;
+        }
+    }
+    return RB_OK;
+}
+
+static rb_status frame_substeps(rb_world *w, rb_step_params *p, rb_profile *prof, frame_totals *t)
+{
+    return substeps(w, p, prof, t, substep);
+}
+
+static rb_status frame_sequential(rb_world *w, rb_step_params *p, rb_profile *prof, frame_totals *t)
+{
+    return substeps(w, p, prof, t, substep_sequential);
+}
+
+// The core's table of solvers: how each runs a frame (the backends keep their own tables of what each
+// kernel does for it).
+typedef rb_status (*frame_fn)(rb_world *w, rb_step_params *p, rb_profile *prof, frame_totals *t);
+static const frame_fn frames[] = {
+    [RB_SOLVER_BATCHED] = frame_substeps,
+    [RB_SOLVER_SEQUENTIAL] = frame_sequential,
+    [RB_SOLVER_SPLIT] = frame_substeps,
+    [RB_SOLVER_SOFT] = step_soft,
+};
 
 rb_status rb_world_step(rb_world_id id)
 {
@@ -214,22 +258,10 @@ rb_status rb_world_step(rb_world_id id)
     }
 
     rb_step_params p = resolve_params(w);
-    int frozen = 0, resolutions = 0, shock_batches = 0;
-    if (p.solver == RB_SOLVER_SOFT && (s = step_soft(w, &p, &prof, &frozen)) != RB_OK)
+    frame_totals t = {0, 0, 0};
+    if ((s = frames[p.solver](w, &p, &prof, &t)) != RB_OK)
         return s;
-    for (int i = 0; i < p.substeps && p.solver != RB_SOLVER_SOFT; ++i) {
-        p.substep = i;
-        if ((s = substep(w, &p, &prof)) != RB_OK)
-            return s;
-        frozen += w->ops->frozen_in_last_step ? w->ops->frozen_in_last_step(w->backend) : 0;
-        if (w->ops->get_stats) { // per substep: sum over the step
-            rb_backend_stats sub;
-            memset(&sub, 0, sizeof sub);
-            w->ops->get_stats(w->backend, &sub);
-            resolutions += sub.resolutions;
-            shock_batches += sub.shock_batches;
-        }
-    }
+    int frozen = t.frozen, resolutions = t.resolutions, shock_batches = t.shock_batches;
     if (w->ops->end_step)
         w->ops->end_step(w->backend);
     w->time += w->settings.time_step;

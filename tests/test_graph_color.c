@@ -23,6 +23,24 @@ static rb_cpu_ctx *cpu_of(rb_world_id id)
     return (rb_cpu_ctx *)w->backend;
 }
 
+// The constraint graph of the last step: one contact edge per manifold, in manifold order, with the
+// manifold's bodies and its points as rows, numbered in manifold order.
+static void check_edges(const rb_cpu_ctx *c)
+{
+    assert_int_equal(c->edge_count, c->manifold_count);
+    int row = 0;
+    for (int i = 0; i < c->edge_count; ++i) {
+        const rb_constraint_edge *e = &c->edges[i];
+        assert_int_equal(e->kind, RB_EDGE_CONTACT);
+        assert_int_equal(e->body_a, c->manifolds[i].body_a);
+        assert_int_equal(e->body_b, c->manifolds[i].body_b);
+        assert_int_equal(e->first_row, row);
+        assert_int_equal(e->row_count, c->manifolds[i].m.count);
+        row += e->row_count;
+    }
+    assert_int_equal(row, c->contact_point_count);
+}
+
 // Checks the invariants on the last step's colouring; returns the number of overflow constraints.
 static int check_coloring(rb_cpu_ctx *c)
 {
@@ -73,6 +91,7 @@ static void test_pile_colours_never_repeat_a_dynamic_body(void **state)
         assert_int_equal(rb_world_step(w), RB_OK);
     rb_cpu_ctx *c = cpu_of(w);
     assert_true(c->manifold_count > 500);
+    check_edges(c);
     assert_int_equal(check_coloring(c), 0);
     // static walls and the ground take part in many constraints of one colour: that is allowed
     rb_destroy_world(w);

@@ -2,21 +2,14 @@
 // core/kernels/; this file mirrors the layouts of core/backend.h that the kernels read and write, and
 // the host checks at start-up that the sizes agree (rb_layout_sizes).
 #include "device_prelude.h"
+#include "body_flags.h"
 #include "collide.h"
+#include "constraint_graph.h"
+#include "constraint_prepare.h"
 #include "contact_persistence.h"
 #include "contact_solver.h"
 #include "contact_solver_split.h"
 #include "integrate.h"
-
-// scene.h body flags
-#define RB_BODY_TYPE_MASK 0x3u
-#define RB_BODY_STATIC_T 0u
-#define RB_BODY_KINEMATIC_T 1u
-#define RB_BODY_DYNAMIC_T 2u
-#define RB_BODY_ALIVE 0x04u
-#define RB_BODY_AWAKE 0x08u
-#define RB_BODY_FROZEN 0x10u
-#define RB_BODY_SLEEP_ENABLED 0x20u
 
 // rb_solver values of api/rubble.h that the kernels distinguish
 #define RB_OP_MEASURE 0
@@ -54,12 +47,5 @@ RB_KERNEL void rb_layout_sizes(RB_GLOBAL int *out)
     out[4] = (int)sizeof(rb_xform);
     out[5] = (int)sizeof(rb_pair);
     out[6] = (int)sizeof(rb_float4);
-}
-
-RB_FN int rb_is_dynamic_flags(uint f) { return (f & RB_BODY_TYPE_MASK) == RB_BODY_DYNAMIC_T; }
-
-// A body that takes impulses: dynamic and not frozen.
-RB_FN int rb_takes_impulses(RB_GLOBAL const uint *flags, int b)
-{
-    return b >= 0 && (flags[b] & (RB_BODY_TYPE_MASK | RB_BODY_FROZEN)) == RB_BODY_DYNAMIC_T;
+    out[7] = (int)sizeof(rb_constraint_edge);
 }

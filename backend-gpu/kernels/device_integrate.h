@@ -82,8 +82,6 @@ RB_KERNEL void rb_integrate_positions(int nb, float h, RB_GLOBAL uint *flags, RB
     rot[b] = new_q;
 }
 
-RB_FN int rb_joins_islands(uint f) { return (f & RB_BODY_AWAKE) && (f & RB_BODY_TYPE_MASK) != RB_BODY_STATIC_T; }
-
 // Per-body rest timers; awake[b] = 1 for the bodies that take part in islands.
 RB_KERNEL void rb_sleep_timers(int nb, float h, float lin2, float ang2, RB_GLOBAL const uint *flags,
                               RB_GLOBAL const rb_float4 *lin, RB_GLOBAL const rb_float4 *ang, RB_GLOBAL rb_float4 *params,
@@ -101,18 +99,9 @@ RB_KERNEL void rb_sleep_timers(int nb, float h, float lin2, float ang2, RB_GLOBA
     params[b].w = resting ? params[b].w + h : 0.0f;
 }
 
-RB_FN int rb_find_root(RB_GLOBAL int *parent, int x)
-{
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
-// Islands over this step's contacts by union-find (union by smaller index, so an island's root is
+// Islands over this step's edges by union-find (core/kernels/constraint_graph.h: an island's root is
 // its lowest body slot), by one work-item; islands that rested long enough fall asleep.
-RB_KERNEL void rb_islands_serial(int nb, int nm, float time_to_sleep, RB_GLOBAL const rb_contact_manifold *m,
+RB_KERNEL void rb_islands_serial(int nb, int ne, float time_to_sleep, RB_GLOBAL const rb_constraint_edge *edges,
                                 RB_GLOBAL uint *flags, RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang,
                                 RB_GLOBAL const rb_float4 *params, RB_GLOBAL int *sleep_group, RB_GLOBAL int *parent,
                                 RB_GLOBAL float *rest, RB_GLOBAL int *counters)
@@ -124,16 +113,7 @@ RB_KERNEL void rb_islands_serial(int nb, int nm, float time_to_sleep, RB_GLOBAL 
         return;
     for (int b = 0; b < nb; ++b)
         parent[b] = b;
-    for (int i = 0; i < nm; ++i) {
-        int a = m[i].body_a, b = m[i].body_b;
-        if (rb_joins_islands(flags[a]) && rb_joins_islands(flags[b])) {
-            int ra = rb_find_root(parent, a), rbb = rb_find_root(parent, b);
-            if (ra < rbb)
-                parent[rbb] = ra;
-            else if (rbb < ra)
-                parent[ra] = rbb;
-        }
-    }
+    rb_unite_islands(ne, edges, flags, parent);
     for (int b = 0; b < nb; ++b)
         rest[b] = 1e30f;
     for (int b = 0; b < nb; ++b) {

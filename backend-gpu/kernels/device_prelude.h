@@ -10,12 +10,9 @@
 
 #if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
 #define RB_KERNEL __kernel
-#define RB_GLOBAL __global
 typedef ulong rb_u64;
 RB_FN int rb_thread_id(void) { return (int)get_global_id(0); }
 RB_FN int4 rb_int4(int x, int y, int z, int w) { return (int4)(x, y, z, w); }
-// Index of the lowest set bit of v (v != 0).
-RB_FN int rb_lowest_bit64(rb_u64 v) { return 63 - (int)clz(v & (~v + (rb_u64)1)); }
 #elif defined(__CUDACC__) || defined(RB_DEVICE_EMULATION)
 #if defined(__CUDACC__)
 // C linkage: the host looks kernels up by their plain names (cuModuleGetFunction).
@@ -41,7 +38,6 @@ RB_FN int4 make_int4(int x, int y, int z, int w)
     return v;
 }
 #endif
-#define RB_GLOBAL
 typedef unsigned int uint;
 typedef unsigned char uchar;
 typedef unsigned long long rb_u64;
@@ -52,15 +48,6 @@ RB_THREAD_FN int rb_thread_id(void)
     return (int)((blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x);
 }
 RB_FN int4 rb_int4(int x, int y, int z, int w) { return make_int4(x, y, z, w); }
-RB_FN int rb_lowest_bit64(rb_u64 v)
-{
-    int i = 0;
-    while (!(v & 1ull)) {
-        v >>= 1;
-        ++i;
-    }
-    return i;
-}
 #else
 #error "device_prelude.h is for OpenCL C and CUDA (or its emulation) only"
 #endif

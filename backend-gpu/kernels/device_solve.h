@@ -102,32 +102,13 @@ RB_KERNEL void rb_store_impulses(int nm, float inv_h, float slop, RB_GLOBAL cons
 
 // ---- split solver
 
-// CSR body -> blocks in constraint order (one work-item; body_start has nb + 1 entries), as
-// backend-cpu/contact_solver_split.c builds it.
-RB_KERNEL void rb_split_lists(int nm, int nb, RB_GLOBAL const rb_contact_constraint *cons, RB_GLOBAL const uint *flags,
-                             RB_GLOBAL int *body_start, RB_GLOBAL int *list)
+// CSR body -> blocks in constraint order over the edges (one work-item; body_start has nb + 1 entries):
+// core/kernels/constraint_graph.h, as on the CPU.
+RB_KERNEL void rb_split_lists(int ne, int nb, RB_GLOBAL const rb_constraint_edge *edges, RB_GLOBAL const int *color_order,
+                             RB_GLOBAL const uint *flags, RB_GLOBAL int *body_start, RB_GLOBAL int *list)
 {
-    if (rb_thread_id() != 0)
-        return;
-    for (int b = 0; b <= nb; ++b)
-        body_start[b] = 0;
-    for (int j = 0; j < nm; ++j) {
-        if (rb_takes_impulses(flags, cons[j].body_a))
-            body_start[cons[j].body_a + 1]++;
-        if (rb_takes_impulses(flags, cons[j].body_b))
-            body_start[cons[j].body_b + 1]++;
-    }
-    for (int b = 0; b < nb; ++b)
-        body_start[b + 1] += body_start[b];
-    for (int j = 0; j < nm; ++j) {
-        if (rb_takes_impulses(flags, cons[j].body_a))
-            list[body_start[cons[j].body_a]++] = 2 * j;
-        if (rb_takes_impulses(flags, cons[j].body_b))
-            list[body_start[cons[j].body_b]++] = 2 * j + 1;
-    }
-    for (int b = nb; b > 0; --b)
-        body_start[b] = body_start[b - 1];
-    body_start[0] = 0;
+    if (rb_thread_id() == 0)
+        rb_edge_body_lists(ne, edges, color_order, nb, flags, body_start, list);
 }
 
 RB_KERNEL void rb_split_prepare_blocks(int nm, RB_GLOBAL const rb_contact_constraint *cons, RB_GLOBAL rb_contact_point *points,
@@ -137,8 +118,7 @@ RB_KERNEL void rb_split_prepare_blocks(int nm, RB_GLOBAL const rb_contact_constr
     if (j >= nm)
         return;
     rb_contact_constraint k = cons[j];
-    float na = rb_takes_impulses(flags, k.body_a) ? (float)(body_start[k.body_a + 1] - body_start[k.body_a]) : 1.0f;
-    float nb = rb_takes_impulses(flags, k.body_b) ? (float)(body_start[k.body_b + 1] - body_start[k.body_b]) : 1.0f;
+    float na = rb_split_share(body_start, flags, k.body_a), nb = rb_split_share(body_start, flags, k.body_b);
     rb_contact_point pts[RB_MAX_MANIFOLD_POINTS];
     for (int p = 0; p < k.count; ++p)
         pts[p] = points[k.first_point + p];

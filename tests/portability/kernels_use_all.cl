@@ -2,6 +2,8 @@
 // headers are checked to compile as OpenCL C 1.2 (and, with the CUDA wrapper, as CUDA C). Compiled
 // by tests/check_kernels_portable.sh; never run.
 #include "collide.h"
+#include "constraint_graph.h"
+#include "constraint_prepare.h"
 #include "contact_sequential.h"
 #include "contact_persistence.h"
 #include "contact_solver.h"
@@ -49,4 +51,23 @@ __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   a[i + 1] = rb_f4_from3(rb_add(rb_add(imp, pimp), rb_add(d2, d3)), size + (float)(ok + pact) + rb_seq_violation(&q, 0.001f));
   float frac; rb_float3 hn; int hit = rb_ray_geom(&ga, v, w, &frac, &hn);
   a[i + 2] = rb_f4_from3(hn, hit ? frac : -1.0f);
+}
+
+// The constraint graph's glue: global arrays through RB_GLOBAL parameters.
+__kernel void graph(__global rb_constraint_edge *e, __global unsigned int *flags, __global rb_color_bits *used,
+                    __global int *ints, __global rb_float4 *f4, __global rb_mat3 *m3, __global rb_manifold *mm,
+                    __global rb_contact_constraint *cons) {
+  int n = get_global_id(0);
+  int colors = rb_color_edges(n, e, flags, used, ints, ints + n, ints + 2 * n);
+  int woken = rb_edge_wakes(e[0], flags) + rb_sleep_group_of(ints, 0);
+  rb_unite_islands(n, e, flags, ints); rb_unite_batches(n, e, flags, ints);
+  rb_edge_body_lists(n, e, ints, n, flags, ints, ints + n);
+  float share = rb_split_share(ints, flags, 0);
+  e[0] = rb_contact_edge(woken, colors, (int)share, rb_find_root(ints, 0));
+  rb_contact_constraint k; rb_contact_point pts[4]; rb_contact_warm warm[4]; rb_manifold m = mm[0];
+  for (int j = 0; j < 4; ++j) { warm[j].friction = rb_xyz(f4[j]); warm[j].normal = 0.0f; warm[j].carried_impact = 0.0f; }
+  rb_contact_material mat; mat.friction = 0.6f; mat.static_friction = 0.8f; mat.restitution = 0.0f;
+  k.first_point = 0;
+  rb_prepare_contact_rows(&k, pts, &m, mat, warm, 0.0005f, 0, 1, flags, f4, f4, f4, f4, f4, m3);
+  cons[0] = k;
 }
