@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpu_context.h"
+#include "kernels/rest_timer.h"
 
 static int joins_islands(const rb_scene *s, int b) { return rb_joins_islands(s->body_flags[b]); }
 
@@ -15,8 +16,6 @@ rb_status rb_cpu_sleep_islands(rb_cpu_ctx *c, const rb_step_params *p)
     rb_scene *s = c->scene;
     int n = s->body_slots;
     float h = p->dt;
-    float lin2 = p->linear_sleep_tolerance * p->linear_sleep_tolerance;
-    float ang2 = p->angular_sleep_tolerance * p->angular_sleep_tolerance;
 
     // per-body rest timers
     int awake = 0;
@@ -25,14 +24,10 @@ rb_status rb_cpu_sleep_islands(rb_cpu_ctx *c, const rb_step_params *p)
         if (!joins_islands(s, b))
             continue;
         ++awake;
-        uint32_t f = s->body_flags[b];
-        float v2 = rb_len_sq(rb_xyz(s->body_lin_vel[b])), w2 = rb_len_sq(rb_xyz(s->body_ang_vel[b]));
-        // Box2D's test, the speed of the surface |v| + r |w| (r the bounding radius) within the linear
-        // tolerance, or both speeds within their own
-        float surface = rb_sqrtf(v2) + s->body_local_center[b].w * rb_sqrtf(w2);
-        int resting = (f & RB_BODY_SLEEP_ENABLED) &&
-                      (surface <= p->linear_sleep_tolerance || (v2 <= lin2 && w2 <= ang2));
-        s->body_params[b].w = resting ? s->body_params[b].w + h : 0.0f;
+        s->body_params[b].w = rb_rest_timer(s->body_params[b].w, (s->body_flags[b] & RB_BODY_SLEEP_ENABLED) != 0,
+                                            rb_xyz(s->body_lin_vel[b]), rb_xyz(s->body_ang_vel[b]),
+                                            s->body_local_center[b].w, p->linear_sleep_tolerance,
+                                            p->angular_sleep_tolerance, h);
     }
     c->awake_bodies = awake;
     if (!p->enable_sleep || awake == 0)

@@ -552,11 +552,10 @@ rb_status rb_gpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
 {
     rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
     int nb = c->scene->body_slots;
-    float lin2 = p->linear_sleep_tolerance * p->linear_sleep_tolerance;
-    float ang2 = p->angular_sleep_tolerance * p->angular_sleep_tolerance;
     karg a = kbegin(c, K_SLEEP_TIMERS);
-    ai(&a, nb), af(&a, p->dt), af(&a, lin2), af(&a, ang2), am(&a, &c->flags), am(&a, &c->lin), am(&a, &c->ang),
-        am(&a, &c->params), am(&a, &c->awake);
+    ai(&a, nb), af(&a, p->dt), af(&a, p->linear_sleep_tolerance), af(&a, p->angular_sleep_tolerance),
+        am(&a, &c->flags), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->local_center), am(&a, &c->params),
+        am(&a, &c->awake);
     TRY(go(&a, (size_t)nb, "update_sleep"));
     TRY(scan(c, &c->awake, &c->parent, nb, RB_CNT_AWAKE));
     TRY(fill_zero(c, &c->counters, sizeof(int) * (RB_CNT_SLEPT + 1), "update_sleep")); // clears SLEPT (and WAKE..)

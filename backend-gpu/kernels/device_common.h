@@ -10,6 +10,7 @@
 #include "contact_solver.h"
 #include "contact_solver_split.h"
 #include "integrate.h"
+#include "rest_timer.h"
 
 // rb_solver values of api/rubble.h that the kernels distinguish
 #define RB_OP_MEASURE 0
