@@ -172,7 +172,5 @@ rb_status rb_cpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
     c->any_restitution = 0;
     for (int i = 0; i < c->manifold_count; ++i)
         c->any_restitution |= c->manifolds[i].restitution > 0.0f;
-    if (p->solver == RB_SOLVER_SOFT)
-        return rb_cpu_build_shock_levels(c, p->gravity);
-    return RB_OK;
+    return rb_cpu_build_shock_levels(c, p->gravity);
 }
