@@ -8,6 +8,7 @@
 
 #include "contact_solver_split.h"
 #include "cpu_context.h"
+#include "kernels/shock_levels.h"
 
 typedef struct body_vel {
     rb_float3 v, w;
@@ -74,42 +75,20 @@ static void sweep(rb_cpu_ctx *c, int op, rb_solve_settings st, float restitution
     }
 }
 
-// Sweeps of the shock pass over a carried body's supports: one body against fixed ones converges in a
-// few, and one leaves a thin plate rocking on its corners.
-#define SHOCK_SWEEPS 8
-// Supports swept together (a body with more is taken in groups of this many).
-#define SHOCK_GROUP 16
-
-// The shock pass (rb_contact_solve_shock_rigid) over the levels of shock_levels.c: a level's bodies
-// are independent (each against its own supports below), so each level is one parallel loop.
-// Called inside a parallel region.
+// The rigid shock pass (core/kernels/shock_levels.h) over the levels: a level's bodies are independent
+// (each against its own supports below), so each level is one parallel loop. Called inside a parallel
+// region.
 void rb_cpu_shock_pass_rigid(rb_cpu_ctx *c, rb_solve_settings st, int position)
 {
     rb_scene *s = c->scene;
     rb_float4 *lin = position ? c->pseudo_lin_vel : s->body_lin_vel;
     rb_float4 *ang = position ? c->pseudo_ang_vel : s->body_ang_vel;
-    const int *ss = c->shock_support_start;
     for (int l = 0; l < c->shock_levels; ++l) {
         int lo = c->shock_level_start[l], hi = c->shock_level_start[l + 1];
 #pragma omp for schedule(static)
-        for (int i = lo; i < hi; ++i) {
-            for (int g = ss[i]; g < ss[i + 1]; g += SHOCK_GROUP) {
-                int ge = g + SHOCK_GROUP < ss[i + 1] ? g + SHOCK_GROUP : ss[i + 1];
-                rb_shock_accum acc[SHOCK_GROUP];
-                memset(acc, 0, sizeof acc);
-                for (int sweep = 0; sweep < SHOCK_SWEEPS; ++sweep) {
-                    for (int e = g; e < ge; ++e) {
-                        int j = c->shock_supports[e] >> 1, fixed_a = c->shock_supports[e] & 1;
-                        const rb_contact_constraint *k = &c->constraints[j];
-                        body_vel a = load(lin, ang, k->body_a), b = load(lin, ang, k->body_b);
-                        rb_contact_solve_shock_rigid(k, &c->points[k->first_point], st, position, fixed_a, &acc[e - g],
-                                                     &a.v, &a.w, &b.v, &b.w);
-                        // the carried body (dynamic: shock_levels.c levels only bodies with mass)
-                        store(s, lin, ang, fixed_a ? k->body_b : k->body_a, fixed_a ? b : a);
-                    }
-                }
-            }
-        }
+        for (int i = lo; i < hi; ++i)
+            rb_shock_body(i, position, st, c->shock_support_start, c->shock_supports, c->constraints, c->points,
+                          s->body_flags, RB_BODY_FROZEN, lin, ang);
     }
 }
 
