@@ -281,7 +281,8 @@ static void cpu_end_step(rb_backend_ctx *ctx)
 
 // ---- the solvers: one table each, the only place that knows which solver does what ----
 
-static rb_status build_soft(rb_cpu_ctx *c, const rb_step_params *p)
+// colours, constraints and the shock-propagation levels (every colour-batched solver has a shock pass)
+static rb_status build_levelled(rb_cpu_ctx *c, const rb_step_params *p)
 {
     rb_status s = rb_cpu_build_colored(c, p);
     return s != RB_OK ? s : rb_cpu_build_shock_levels(c, p->gravity);
@@ -300,15 +301,15 @@ static rb_status sleep_sequential(rb_cpu_ctx *c, const rb_step_params *p)
 }
 
 static const rb_cpu_solver_ops batched = {
-    .build = rb_cpu_build_colored, .solve = rb_cpu_solve_batched, .sleep = rb_cpu_sleep_islands,
+    .build = build_levelled, .solve = rb_cpu_solve_batched, .sleep = rb_cpu_sleep_islands,
     .pseudo_velocities = 1,
 };
 static const rb_cpu_solver_ops split = {
-    .build = rb_cpu_build_colored, .solve = rb_cpu_solve_split, .sleep = rb_cpu_sleep_islands,
+    .build = build_levelled, .solve = rb_cpu_solve_split, .sleep = rb_cpu_sleep_islands,
     .pseudo_velocities = 1,
 };
 static const rb_cpu_solver_ops soft = {
-    .build = build_soft, .solve = rb_cpu_solve_soft, .sleep = rb_cpu_sleep_islands,
+    .build = build_levelled, .solve = rb_cpu_solve_soft, .sleep = rb_cpu_sleep_islands,
 };
 static const rb_cpu_solver_ops sequential = {
     .build = rb_seq_build_batches, .correct = rb_seq_correct_penetrations, .solve = solve_sequential,

@@ -8,6 +8,7 @@
 
 #include "contact_solver_split.h"
 #include "cpu_context.h"
+#include "kernels/shock_levels.h"
 
 typedef struct body_vel {
     rb_float3 v, w;
@@ -74,6 +75,23 @@ static void sweep(rb_cpu_ctx *c, int op, rb_solve_settings st, float restitution
     }
 }
 
+// The rigid shock pass (core/kernels/shock_levels.h) over the levels: a level's bodies are independent
+// (each against its own supports below), so each level is one parallel loop. Called inside a parallel
+// region.
+void rb_cpu_shock_pass_rigid(rb_cpu_ctx *c, rb_solve_settings st, int position)
+{
+    rb_scene *s = c->scene;
+    rb_float4 *lin = position ? c->pseudo_lin_vel : s->body_lin_vel;
+    rb_float4 *ang = position ? c->pseudo_ang_vel : s->body_ang_vel;
+    for (int l = 0; l < c->shock_levels; ++l) {
+        int lo = c->shock_level_start[l], hi = c->shock_level_start[l + 1];
+#pragma omp for schedule(static)
+        for (int i = lo; i < hi; ++i)
+            rb_shock_body(i, position, st, c->shock_support_start, c->shock_supports, c->constraints, c->points,
+                          s->body_flags, RB_BODY_FROZEN, lin, ang);
+    }
+}
+
 // Impulses go back to the manifolds: contact readback and next step's warm start.
 static void store_impulses(rb_cpu_ctx *c, float inv_h, float slop)
 {
@@ -124,10 +142,12 @@ rb_status rb_cpu_solve_batched(rb_cpu_ctx *c, const rb_step_params *p)
         sweep(c, OP_WARM_START, st, threshold);
         for (int it = 0; it < p->iterations; ++it)
             sweep(c, OP_SOLVE, st, threshold);
+        rb_cpu_shock_pass_rigid(c, st, 0);
         if (c->any_restitution)
             sweep(c, OP_RESTITUTION, st, threshold);
         for (int it = 0; it < p->position_iterations; ++it)
             sweep(c, OP_POSITION, st, threshold);
+        rb_cpu_shock_pass_rigid(c, st, 1);
         store_impulses(c, st.inv_h, st.slop);
     }
     return RB_OK;

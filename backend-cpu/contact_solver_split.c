@@ -142,10 +142,12 @@ rb_status rb_cpu_solve_split(rb_cpu_ctx *c, const rb_step_params *p)
         sweep(c, OP_WARM_START, set, threshold);
         for (int it = 0; it < p->iterations; ++it)
             sweep(c, OP_SOLVE, set, threshold);
+        rb_cpu_shock_pass_rigid(c, set, 0);
         if (c->any_restitution)
             sweep(c, OP_RESTITUTION, set, threshold);
         for (int it = 0; it < p->position_iterations; ++it)
             sweep(c, OP_POSITION, set, threshold);
+        rb_cpu_shock_pass_rigid(c, set, 1);
     }
     rb_cpu_store_impulses(c, set.inv_h, set.slop);
     return RB_OK;

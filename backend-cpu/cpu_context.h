@@ -188,6 +188,9 @@ rb_status rb_cpu_sleep_islands(rb_cpu_ctx *c, const rb_step_params *p);
 rb_status rb_cpu_build_shock_levels(rb_cpu_ctx *c, rb_float3 gravity);
 // The soft solver's pass p->stage (contact_solver_soft.c).
 rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p);
+// The batched and split solvers' shock pass over the levels (inside a parallel region): velocities,
+// or (position) the split-impulse pseudo velocities.
+void rb_cpu_shock_pass_rigid(rb_cpu_ctx *c, rb_solve_settings st, int position);
 // Copies the constraints' impulses back to the manifolds (read-back and next step's warm start).
 void rb_cpu_store_impulses(rb_cpu_ctx *c, float inv_h, float slop);
 

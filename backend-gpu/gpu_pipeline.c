@@ -2,6 +2,7 @@
 // host reads back only the totals that size the next launches (a few ints per phase, RB_CNT_*), the
 // colour starts, and what the application asks for (bodies, pairs, contacts).
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu_context.h"
@@ -394,11 +395,43 @@ rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
         am(&a, &c->inv_diag), am(&a, &c->inv_inertia_world), am(&a, &c->cons), am(&a, &c->points),
         am(&a, &c->counters);
     TRY(go(&a, (size_t)nm, "build_batches"));
+    // shock-propagation levels (kernels/device_shock.h), from the prepared constraints
+    float g = rb_len(p->gravity);
+    int shock = nm > 0 && g > 1e-6f;
+    if (shock) {
+        TRY(reserve(c, &c->shock_level, (size_t)nb, sizeof(int), "shock levels"));
+        TRY(reserve(c, &c->shock_carry_start, (size_t)nb + 1, sizeof(int), "shock levels"));
+        TRY(reserve(c, &c->shock_carry, (size_t)nm, sizeof(int), "shock levels"));
+        TRY(reserve(c, &c->shock_order, (size_t)nb, sizeof(int), "shock levels"));
+        TRY(reserve(c, &c->shock_level_start, (size_t)nb + 2, sizeof(int), "shock levels"));
+        TRY(reserve(c, &c->shock_support_start, (size_t)nb + 1, sizeof(int), "shock levels"));
+        TRY(reserve(c, &c->shock_supports, (size_t)nm, sizeof(int), "shock levels"));
+        rb_float4 up = rb_f4(-p->gravity.x / g, -p->gravity.y / g, -p->gravity.z / g, 0.0f);
+        a = kbegin(c, K_SHOCK_LEVELS);
+        ai(&a, nb), ai(&a, nm), arg(&a, sizeof up, &up), am(&a, &c->cons), am(&a, &c->points),
+            am(&a, &c->shock_level), am(&a, &c->shock_carry_start), am(&a, &c->shock_carry), am(&a, &c->shock_order),
+            am(&a, &c->shock_level_start), am(&a, &c->shock_support_start), am(&a, &c->shock_supports),
+            am(&a, &c->counters);
+        TRY(go(&a, 1, "build_batches"));
+    }
     TRY(c->dev->read(c, c->color_start.mem, 0, sizeof c->color_start_host, c->color_start_host,
                      "reading the colours"));
     TRY(rb_gpu_read_counters(c));
     c->color_count = nm > 0 ? c->counters_host[RB_CNT_COLORS] : 0;
     c->any_restitution = nm > 0 && c->counters_host[RB_CNT_RESTITUTION];
+    c->shock_levels = shock ? c->counters_host[RB_CNT_SHOCK_LEVELS] : 0;
+    if (c->shock_levels > 0) {
+        int want = c->shock_levels + 1;
+        if (want > c->shock_level_start_host_cap) {
+            int *grown = realloc(c->shock_level_start_host, sizeof *grown * (size_t)want);
+            if (!grown)
+                return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory for %d shock levels", want);
+            c->shock_level_start_host = grown;
+            c->shock_level_start_host_cap = want;
+        }
+        TRY(c->dev->read(c, c->shock_level_start.mem, 0, sizeof(int) * (size_t)want, c->shock_level_start_host,
+                         "reading the shock levels"));
+    }
     return RB_OK;
 }
 
@@ -479,6 +512,23 @@ static rb_status split_sweep(rb_gpu_ctx *c, int op, const solve_args *sa)
     return go(&a, (size_t)nb, "solve_constraints");
 }
 
+// The shock pass over the levels, one launch per level (kernels/device_shock.h).
+static rb_status shock_pass(rb_gpu_ctx *c, int position, const solve_args *sa)
+{
+    const rb_gpu_buf *lin = position ? &c->plin : &c->lin, *ang = position ? &c->pang : &c->ang;
+    for (int l = 0; l < c->shock_levels; ++l) {
+        int lo = c->shock_level_start_host[l], n = c->shock_level_start_host[l + 1] - lo;
+        if (n <= 0)
+            continue;
+        karg a = kbegin(c, K_SHOCK_LEVEL);
+        ai(&a, lo), ai(&a, n), ai(&a, position), arg(&a, sizeof *sa, sa), am(&a, &c->shock_support_start),
+            am(&a, &c->shock_supports), am(&a, &c->cons), am(&a, &c->points), am(&a, &c->flags), am(&a, lin),
+            am(&a, ang);
+        TRY(go(&a, (size_t)n, "solve_constraints"));
+    }
+    return RB_OK;
+}
+
 // The split solver's per-body lists over the edges and its rows' split masses, once per solve.
 static rb_status split_prepare(rb_gpu_ctx *c)
 {
@@ -534,10 +584,12 @@ rb_status rb_gpu_solve_constraints(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(sweep(c, OP_WARM_START, &sa));
     for (int it = 0; it < p->iterations; ++it)
         TRY(sweep(c, OP_SOLVE, &sa));
+    TRY(shock_pass(c, 0, &sa));
     if (c->any_restitution)
         TRY(sweep(c, OP_RESTITUTION, &sa));
     for (int it = 0; it < p->position_iterations; ++it)
         TRY(sweep(c, OP_POSITION, &sa));
+    TRY(shock_pass(c, 1, &sa));
     a = kbegin(c, K_STORE_IMPULSES);
     ai(&a, nm), af(&a, sa.inv_h), af(&a, sa.slop), am(&a, &c->cons), am(&a, &c->points), am(&a, &c->color_order),
         am(&a, &c->manifolds);

@@ -18,6 +18,7 @@
 #define RB_CNT_FROZEN 11        // bodies frozen in this substep
 #define RB_CNT_KEEP 12          // manifolds kept after shapes changed
 #define RB_CNT_SCRATCH 13       // a total nobody reads
+#define RB_CNT_SHOCK_LEVELS 14  // shock-propagation levels (build_batches)
 #define RB_CNT_COUNT 16
 
 // Elements per work-item of the scans and of the radix sort's histogram and scatter kernels.

@@ -8,4 +8,5 @@
 #include "device_narrow_phase.h"
 #include "device_batches.h"
 #include "device_solve.h"
+#include "device_shock.h"
 #include "device_integrate.h"

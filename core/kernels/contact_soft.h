@@ -120,12 +120,6 @@ RB_FN void rb_contact_solve_soft(const rb_contact_constraint *c, rb_contact_poin
 // those of the moving body alone. Normal rows only: with friction the carried body would follow every
 // wobble of the surface under it, and a tall stack whips (20 boxes fall within 10 s); friction is the
 // regular passes' work.
-RB_FN float rb_row_mass_one_side(const rb_contact_row *r, float im, int side_b)
-{
-    float k = im + (side_b ? rb_dot(r->rb_x, r->ib_x) : rb_dot(r->ra_x, r->ia_x));
-    return k > 0.0f ? 1.0f / k : 0.0f;
-}
-
 RB_FN void rb_contact_solve_shock(const rb_contact_constraint *c, rb_contact_point *pts, const rb_soft_settings *st,
                                   int use_bias, int fixed_a, rb_float3 pa, rb_float4 qa, rb_float3 pb, rb_float4 qb,
                                   rb_float3 *va, rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)

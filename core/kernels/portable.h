@@ -47,6 +47,16 @@
 #define RB_FLT_EPSILON FLT_EPSILON
 #endif
 
+// Pointers into a backend's buffers, for the glue that walks them (OpenCL's global address space;
+// a plain pointer elsewhere). backend-gpu/kernels/device_prelude.h defines it the same way.
+#ifndef RB_GLOBAL
+#ifdef RB_OPENCL
+#define RB_GLOBAL __global
+#else
+#define RB_GLOBAL
+#endif
+#endif
+
 #define RB_PI 3.14159265358979f
 
 // min/max written out rather than fminf/fmaxf: identical results on every compiler and device

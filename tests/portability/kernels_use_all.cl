@@ -12,6 +12,7 @@
 #include "integrate.h"
 #include "mass_properties.h"
 #include "raycast.h"
+#include "shock_levels.h"
 #include "rest_timer.h"
 __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   int i = get_global_id(0);
@@ -57,7 +58,7 @@ __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
 // The constraint graph's glue: global arrays through RB_GLOBAL parameters.
 __kernel void graph(__global rb_constraint_edge *e, __global unsigned int *flags, __global rb_color_bits *used,
                     __global int *ints, __global rb_float4 *f4, __global rb_mat3 *m3, __global rb_manifold *mm,
-                    __global rb_contact_constraint *cons) {
+                    __global rb_contact_constraint *cons, __global rb_contact_point *gp) {
   int n = get_global_id(0);
   int colors = rb_color_edges(n, e, flags, used, ints, ints + n, ints + 2 * n);
   int woken = rb_edge_wakes(e[0], flags) + rb_sleep_group_of(ints, 0);
@@ -71,4 +72,9 @@ __kernel void graph(__global rb_constraint_edge *e, __global unsigned int *flags
   k.first_point = 0;
   rb_prepare_contact_rows(&k, pts, &m, mat, warm, 0.0005f, 0, 1, flags, f4, f4, f4, f4, f4, m3);
   cons[0] = k;
+  rb_shock_arrays sh; sh.level = ints; sh.carry_start = ints + n; sh.carry = ints + 2 * n; sh.order = ints + 3 * n;
+  sh.level_start = ints + 4 * n; sh.support_start = ints + 5 * n; sh.supports = ints + 6 * n;
+  int bodies, levels = rb_shock_build_levels(n, n, cons, gp, rb_f3(0, 1, 0), sh, &bodies);
+  rb_solve_settings st; st.inv_h = 60.0f; st.bias_factor = 0.2f; st.slop = 0.0005f; st.max_push = 3.0f;
+  rb_shock_body(levels, bodies & 1, st, ints, ints + n, cons, gp, flags, RB_BODY_FROZEN, f4, f4 + n);
 }
