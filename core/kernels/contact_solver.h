@@ -358,12 +358,13 @@ typedef struct rb_shock_accum {
     float n[RB_MAX_MANIFOLD_POINTS], t1[RB_MAX_MANIFOLD_POINTS], t2[RB_MAX_MANIFOLD_POINTS];
 } rb_shock_accum;
 
-RB_FN void rb_contact_solve_shock_rigid(const rb_contact_constraint *c, const rb_contact_point *pts, rb_solve_settings st,
+RB_FN float rb_contact_solve_shock_rigid(const rb_contact_constraint *c, const rb_contact_point *pts, rb_solve_settings st,
                                         int position, int fixed_a, rb_shock_accum *acc, rb_float3 *va, rb_float3 *wa,
                                         rb_float3 *vb, rb_float3 *wb)
 {
     int side_b = fixed_a;
     float im = side_b ? c->inv_mass_b : c->inv_mass_a;
+    float change = 0.0f; // largest velocity change of a row, m/s
     for (int i = 0; i < c->count; ++i) {
         const rb_contact_point *p = &pts[i];
         float target;
@@ -374,26 +375,28 @@ RB_FN void rb_contact_solve_shock_rigid(const rb_contact_constraint *c, const rb
             target = p->separation > 0.0f ? -p->separation * st.inv_h : 0.0f;
         }
         float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
-        float lambda = rb_row_mass_one_side(&p->n, im, side_b) * (target - vn);
+        float mass = rb_row_mass_one_side(&p->n, im, side_b);
+        float lambda = mass * (target - vn);
         lambda = rb_maxf(lambda, -((position ? p->position_impulse : p->n.impulse) + acc->n[i]));
         acc->n[i] += lambda;
+        change = rb_maxf(change, mass > 0.0f ? rb_fabsf(lambda) / mass : 0.0f);
         rb_contact_row_apply_one_side(&p->n, c->normal, lambda, im, side_b, va, wa, vb, wb);
     }
     if (position)
-        return;
-    // Against a fixed support the whole friction impulse keeps the cone of the whole normal impulse.
-    // Against a moving one only this pass's part, within the cone of the normal impulse it added: the
-    // carried body would otherwise follow every wobble of the body under it, and the top of the
-    // pyramid walks (2.5 cm in 10 s with the split solver).
-    int whole = (side_b ? c->inv_mass_a : c->inv_mass_b) == 0.0f;
+        return change;
+    // The whole friction impulse (the contact's and this pass's) keeps the cone of the whole normal
+    // impulse. Only this pass's part within the cone of the normal impulse it added was tried: the
+    // carried body then follows less of the wobble of the body under it, but the rows' rocking
+    // corrections are left to slip, and the 20-cube stack's top walked 1 m in 10 s (docs/solver.md).
     for (int i = 0; i < c->count; ++i) {
         const rb_contact_point *p = &pts[i];
-        float base1 = whole ? p->t1.impulse : 0.0f, base2 = whole ? p->t2.impulse : 0.0f;
-        float limit = p->friction * (whole ? p->n.impulse + acc->n[i] : rb_maxf(acc->n[i], 0.0f));
+        float base1 = p->t1.impulse, base2 = p->t2.impulse;
+        float limit = p->friction * (p->n.impulse + acc->n[i]);
         float v1 = rb_contact_row_velocity(&p->t1, p->tangent1, *va, *wa, *vb, *wb);
         float v2 = rb_contact_row_velocity(&p->t2, p->tangent2, *va, *wa, *vb, *wb);
-        float t1 = base1 + acc->t1[i] - rb_row_mass_one_side(&p->t1, im, side_b) * v1;
-        float t2 = base2 + acc->t2[i] - rb_row_mass_one_side(&p->t2, im, side_b) * v2;
+        float m1 = rb_row_mass_one_side(&p->t1, im, side_b), m2 = rb_row_mass_one_side(&p->t2, im, side_b);
+        float t1 = base1 + acc->t1[i] - m1 * v1;
+        float t2 = base2 + acc->t2[i] - m2 * v2;
         float len2 = t1 * t1 + t2 * t2;
         if (len2 > limit * limit) {
             float scale = limit / rb_sqrtf(len2);
@@ -403,9 +406,11 @@ RB_FN void rb_contact_solve_shock_rigid(const rb_contact_constraint *c, const rb
         float d1 = t1 - base1 - acc->t1[i], d2 = t2 - base2 - acc->t2[i];
         acc->t1[i] += d1;
         acc->t2[i] += d2;
+        change = rb_maxf(change, rb_maxf(m1 > 0.0f ? rb_fabsf(d1) / m1 : 0.0f, m2 > 0.0f ? rb_fabsf(d2) / m2 : 0.0f));
         rb_contact_row_apply_one_side(&p->t1, p->tangent1, d1, im, side_b, va, wa, vb, wb);
         rb_contact_row_apply_one_side(&p->t2, p->tangent2, d2, im, side_b, va, wa, vb, wb);
     }
+    return change;
 }
 
 // Restitution after the velocity iterations (Box2D v3's scheme, extended for speculative contacts):

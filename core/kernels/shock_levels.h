@@ -139,8 +139,10 @@ RB_FN int rb_shock_build_levels(int nb, int n, RB_GLOBAL const rb_contact_constr
 }
 
 // Sweeps of the rigid shock pass over a carried body's supports: one body against fixed ones converges
-// in a few, and one leaves a thin plate rocking on its corners.
+// in a few, and one leaves a thin plate rocking on its corners. The sweeps end early once no row
+// changes a velocity by more than RB_SHOCK_CONVERGED (a body already at rest on its supports: one).
 #define RB_SHOCK_SWEEPS 8
+#define RB_SHOCK_CONVERGED 1e-5f
 // Supports swept together (a body with more is taken in groups of this many).
 #define RB_SHOCK_GROUP 8
 
@@ -166,6 +168,7 @@ RB_FN void rb_shock_body(int i, int position, rb_solve_settings st, RB_GLOBAL co
             for (int p = 0; p < RB_MAX_MANIFOLD_POINTS; ++p)
                 acc[e].n[p] = acc[e].t1[p] = acc[e].t2[p] = 0.0f;
         for (int sweep = 0; sweep < RB_SHOCK_SWEEPS; ++sweep) {
+            float change = 0.0f;
             for (int e = g; e < ge; ++e) {
                 int fixed_a = supports[e] & 1;
                 rb_contact_constraint k = cons[supports[e] >> 1];
@@ -177,10 +180,13 @@ RB_FN void rb_shock_body(int i, int position, rb_solve_settings st, RB_GLOBAL co
                     return;
                 rb_float3 va = rb_shock_load(lin, k.body_a), wa = rb_shock_load(ang, k.body_a);
                 rb_float3 vb = rb_shock_load(lin, k.body_b), wb = rb_shock_load(ang, k.body_b);
-                rb_contact_solve_shock_rigid(&k, pts, st, position, fixed_a, &acc[e - g], &va, &wa, &vb, &wb);
+                change = rb_maxf(change, rb_contact_solve_shock_rigid(&k, pts, st, position, fixed_a, &acc[e - g], &va,
+                                                                      &wa, &vb, &wb));
                 lin[m] = rb_f4_from3(fixed_a ? vb : va, 0.0f);
                 ang[m] = rb_f4_from3(fixed_a ? wb : wa, 0.0f);
             }
+            if (change < RB_SHOCK_CONVERGED)
+                break;
         }
     }
 }
