@@ -1,5 +1,5 @@
-// integrate_velocities and integrate_positions (backend-cpu/integrate.c), and update_sleep
-// (backend-cpu/islands.c).
+// integrate_velocities and integrate_positions (per body: core/kernels/integrate.h, as in
+// backend-cpu/integrate.c), and update_sleep (backend-cpu/islands.c).
 
 // A body whose state stopped being finite is stopped and frozen (left out until the application
 // resets it), and reported through `frozen`.
@@ -8,7 +8,7 @@ RB_FN void rb_freeze_body(int b, uint f, RB_GLOBAL uint *flags, RB_GLOBAL rb_flo
 {
     lin[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
     ang[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-    flags[b] = (f | RB_BODY_FROZEN) & ~RB_BODY_AWAKE;
+    flags[b] = rb_frozen_flags(f);
     frozen[b] = 1;
 }
 
@@ -31,14 +31,11 @@ RB_KERNEL void rb_integrate_velocities(int nb, rb_float4 gravity4, float h, int 
         torque[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
     }
     frozen[b] = 0;
-    if (!rb_is_dynamic_flags(f) || !(f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN))
+    if (!rb_integrates_velocity(f))
         return;
     rb_float3 v = rb_xyz(lin[b]), w = rb_xyz(ang[b]);
-    rb_float4 d = inertia_diag[b], o = inertia_off[b];
-    rb_mat3 inertia = rb_mat3_symmetric(rb_xyz(d), rb_xyz(o));
-    rb_integrate_velocity(&v, &w, rb_xyz(gravity4), inv_diag[b].w, inv_inertia_world[b], inertia, rot[b], fo, to,
-                          params[b], h);
-    if (!rb_is_finite3(v) || !rb_is_finite3(w)) {
+    if (!rb_body_integrate_velocity(&v, &w, rb_xyz(gravity4), inv_diag[b].w, inv_inertia_world[b], inertia_diag[b],
+                                    inertia_off[b], rot[b], fo, to, params[b], h)) {
         rb_freeze_body(b, f, flags, lin, ang, frozen);
         return;
     }
@@ -64,17 +61,12 @@ RB_KERNEL void rb_integrate_positions(int nb, float h, RB_GLOBAL uint *flags, RB
     if (b >= nb)
         return;
     uint f = flags[b];
-    if ((f & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T || !(f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN) ||
-        !(f & RB_BODY_ALIVE))
+    if (!rb_integrates_position(f))
         return;
     rb_float3 v = rb_xyz(lin[b]), w = rb_xyz(ang[b]);
     rb_float3 new_pos = rb_xyz(pos[b]);
     rb_float4 new_q = rot[b];
-    rb_float3 pv = rb_add(v, rb_xyz(plin[b])), pw = rb_add(w, rb_xyz(pang[b]));
-    rb_integrate_position(&new_pos, &new_q, pv, pw, h);
-    int finite = rb_is_finite3(new_pos) && rb_is_finite3(v) && rb_is_finite3(w) &&
-                 rb_is_finite3(rb_f3(new_q.x, new_q.y, new_q.z)) && (new_q.w - new_q.w) == 0.0f;
-    if (!finite) {
+    if (!rb_body_integrate_position(&new_pos, &new_q, v, w, rb_add(v, rb_xyz(plin[b])), rb_add(w, rb_xyz(pang[b])), h)) {
         rb_freeze_body(b, f, flags, lin, ang, frozen);
         return;
     }

@@ -10,7 +10,6 @@
 
 #if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
 #define RB_KERNEL __kernel
-#define RB_GLOBAL __global
 typedef ulong rb_u64;
 RB_FN int rb_thread_id(void) { return (int)get_global_id(0); }
 RB_FN int4 rb_int4(int x, int y, int z, int w) { return (int4)(x, y, z, w); }
@@ -41,7 +40,6 @@ RB_FN int4 make_int4(int x, int y, int z, int w)
     return v;
 }
 #endif
-#define RB_GLOBAL
 typedef unsigned int uint;
 typedef unsigned char uchar;
 typedef unsigned long long rb_u64;

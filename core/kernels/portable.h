@@ -2,7 +2,9 @@
 //
 // Everything under core/kernels/ is written in the common subset of C99, OpenCL C 1.2 and CUDA C:
 // float only (no double), no recursion, no dynamic allocation, no library calls other than the
-// math functions below, pointers only to private (function-local) data. The CPU backend includes
+// math functions below. Pointers are to private (function-local) data, except where a parameter is
+// marked RB_GLOBAL: an array in the device's global memory (OpenCL's __global; nothing in C and CUDA),
+// which is how the per-element glue reads the scene's arrays on every backend. The CPU backend includes
 // these headers; the OpenCL backend embeds them as source; the CUDA backend includes them in .cu files.
 #ifndef RB_KERNELS_PORTABLE_H
 #define RB_KERNELS_PORTABLE_H
@@ -14,6 +16,7 @@
 #pragma OPENCL FP_CONTRACT OFF
 #define RB_FN static inline
 #define RB_CONSTANT __constant
+#define RB_GLOBAL __global
 #define rb_sqrtf(x) sqrt(x)
 #define rb_fabsf(x) fabs(x)
 #define rb_atan2f(y, x) atan2(y, x)
@@ -23,6 +26,7 @@
 #elif defined(__CUDACC__)
 #define RB_FN static __host__ __device__ __forceinline__
 #define RB_CONSTANT
+#define RB_GLOBAL
 #define rb_sqrtf(x) sqrtf(x)
 #define rb_fabsf(x) fabsf(x)
 #define rb_atan2f(y, x) atan2f(y, x)
@@ -34,6 +38,7 @@
 #include <math.h>
 #define RB_FN static inline
 #define RB_CONSTANT
+#define RB_GLOBAL
 #define rb_sqrtf(x) sqrtf(x)
 #define rb_fabsf(x) fabsf(x)
 #define rb_atan2f(y, x) atan2f(y, x)
