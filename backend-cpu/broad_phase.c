@@ -331,8 +331,7 @@ static void test_finite_pair(const rb_broad_phase *bp, const rb_broad_input *in,
 
 static int initial_role(const rb_broad_input *in, int i)
 {
-    int body = in->shape_body[i];
-    if (body < 0 || (in->body_flags[body] & RB_BODY_FROZEN))
+    if (!rb_shape_in_broad_phase(i, in->shape_body, in->body_flags))
         return BP_ROLE_SKIP;
     if (in->shape_type[i] == RB_GEOM_PLANE)
         return BP_ROLE_PLANE;

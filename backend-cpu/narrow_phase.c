@@ -4,6 +4,22 @@
 #include "cpu_context.h"
 #include "kernels/contact_manifold.h"
 
+static uint64_t pair_key(int a, int b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
+
+// For each pair, the index of last step's manifold of the same shape pair, or -1. Both lists are
+// sorted by pair, so one merge finds them all (cheaper here than the device's binary search per pair).
+static void match_cache(rb_cpu_ctx *c)
+{
+    int j = 0;
+    for (int i = 0; i < c->pair_count; ++i) {
+        uint64_t key = pair_key(c->pairs[i].shape_a, c->pairs[i].shape_b);
+        while (j < c->cache_count && pair_key(c->cache[j].shape_a, c->cache[j].shape_b) < key)
+            ++j;
+        c->pair_offset[i] =
+            j < c->cache_count && pair_key(c->cache[j].shape_a, c->cache[j].shape_b) == key ? j : -1;
+    }
+}
+
 rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
 {
     rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
@@ -26,13 +42,17 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
     if (!rb_cpu_reserve((void **)&c->manifolds, &c->manifold_cap, n, sizeof *c->manifolds))
         return RB_ERR_OUT_OF_MEMORY;
 
+    // pair_offset holds the cache index per pair first, then the compaction offsets
+    match_cache(c);
     float margin = p->contact_margin;
 #pragma omp parallel for schedule(dynamic, 256) num_threads(c->team)
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
+        int old = c->pair_offset[i];
         rb_narrow_phase_pair(&c->pair_scratch[i], c->pairs[i].shape_a, c->pairs[i].shape_b, margin, p->dt,
                              s->shape_body, s->shape_type, c->shape_world, s->shape_params, c->plane_world,
                              s->shape_material, s->body_flags, s->body_lin_vel, s->body_ang_vel, s->body_local_center,
-                             c->cache, c->cache_count);
+                             old >= 0 ? &c->cache[old] : NULL);
+    }
 
     // compact in pair order (a prefix sum keeps the canonical order for any thread count)
     int total = 0, points = 0;

@@ -29,9 +29,8 @@ RB_KERNEL void rb_bp_classify(int ns, float inv_cell, RB_GLOBAL const int *shape
     int i = rb_thread_id();
     if (i >= ns)
         return;
-    int b = shape_body[i];
     int r = RB_BP_ROLE_SKIP, cells = 0;
-    if (b >= 0 && !(flags[b] & RB_BODY_FROZEN)) {
+    if (rb_shape_in_broad_phase(i, shape_body, flags)) {
         if (shape_type[i] == RB_GEOM_PLANE) {
             r = RB_BP_ROLE_PLANE;
         } else {

@@ -15,9 +15,10 @@ RB_KERNEL void rb_collide_pairs(int np, float margin, float h, RB_GLOBAL const r
     if (i >= np)
         return;
     int a = pairs[i].shape_a, b = pairs[i].shape_b;
+    int old = rb_find_manifold(cache, cache_count, a, b);
     rb_contact_manifold m;
     int n = rb_narrow_phase_pair(&m, a, b, margin, h, shape_body, shape_type, shape_world, shape_params, plane_world,
-                                 material, flags, lin_vel, ang_vel, local_center, cache, cache_count);
+                                 material, flags, lin_vel, ang_vel, local_center, old >= 0 ? &cache[old] : 0);
     has[i] = n > 0;
     npoints[i] = n;
     if (n > 0)

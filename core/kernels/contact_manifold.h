@@ -96,16 +96,16 @@ RB_FN void rb_contact_manifold_carry(rb_contact_manifold *m, RB_GLOBAL const rb_
     }
 }
 
-// The manifold of candidate pair (a, b) into *m, warm-started from last step's manifold of the pair
-// in `cache` (cache_count manifolds sorted by pair), if there is one. Returns the point count (0: the
-// pair does not touch, and only shapes, bodies and m->m are set).
+// The manifold of candidate pair (a, b) into *m, warm-started from `old`, last step's manifold of the
+// pair, or 0 if it had none (found by rb_find_manifold, or on the CPU by one merge of the two sorted
+// lists). Returns the point count (0: the pair does not touch, and only shapes, bodies and m->m are set).
 RB_FN int rb_narrow_phase_pair(rb_contact_manifold *m, int a, int b, float margin, float h,
                                RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
                                RB_GLOBAL const rb_xform *shape_world, RB_GLOBAL const rb_float4 *shape_params,
                                RB_GLOBAL const rb_float4 *plane_world, RB_GLOBAL const rb_float4 *shape_material,
                                RB_GLOBAL const unsigned int *body_flags, RB_GLOBAL const rb_float4 *lin_vel,
                                RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *local_center,
-                               RB_GLOBAL const rb_contact_manifold *cache, int cache_count)
+                               RB_GLOBAL const rb_contact_manifold *old)
 {
     m->shape_a = a;
     m->shape_b = b;
@@ -118,9 +118,8 @@ RB_FN int rb_narrow_phase_pair(rb_contact_manifold *m, int a, int b, float margi
     if (m->m.count == 0)
         return 0;
     rb_contact_manifold_materials(m, shape_material[a], shape_material[b]);
-    int old = rb_find_manifold(cache, cache_count, a, b);
-    if (old >= 0)
-        rb_contact_manifold_carry(m, &cache[old], margin);
+    if (old)
+        rb_contact_manifold_carry(m, old, margin);
     return m->m.count;
 }
 

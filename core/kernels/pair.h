@@ -25,10 +25,17 @@ RB_FN rb_pair rb_pair_make(int a, int b)
 // (a0, b0) before (a1, b1) in the canonical order.
 RB_FN int rb_pair_less(int a0, int b0, int a1, int b1) { return a0 < a1 || (a0 == a1 && b0 < b1); }
 
+// A shape takes part in the broad phase unless its slot is free or its body is frozen.
+RB_FN int rb_shape_in_broad_phase(int i, RB_GLOBAL const int *shape_body, RB_GLOBAL const unsigned int *body_flags)
+{
+    int b = shape_body[i];
+    return b >= 0 && !(body_flags[b] & RB_BODY_FROZEN);
+}
+
 // What a shape's body brings to a pair: a pair needs a dynamic body and an awake one (a pair of two
 // sleeping bodies, or of a sleeping and a static one, has nothing to do). With include_sleeping (the
-// sequential solver sees every contact) a sleeping dynamic body counts as awake. Frozen bodies and
-// free shape slots never get as far as this: both broad phases leave them out first.
+// sequential solver sees every contact) a sleeping dynamic body counts as awake. Shapes that are not
+// rb_shape_in_broad_phase never get as far as this.
 #define RB_PAIR_KIND_DYNAMIC 0x1u
 #define RB_PAIR_KIND_AWAKE 0x2u
 #define RB_PAIR_KIND_PAIRABLE (RB_PAIR_KIND_DYNAMIC | RB_PAIR_KIND_AWAKE)

@@ -66,9 +66,11 @@ __kernel void glue(__global int *ints, __global unsigned int *flags, __global rb
   pairs[i] = rb_pair_make(ints[i], ints[i + 1]);
   ints[i] = rb_shapes_may_pair(i, i + 1, ints, flags, flags, 1) + rb_aabb_overlap(f4[0], f4[1], f4[2], f4[3]) +
             rb_aabb_reaches_plane(f4[0], f4[1], f4[2]) + rb_pair_less(1, 2, 3, 4) + rb_integrates_velocity(flags[i]) +
-            rb_integrates_position(flags[i]) + (int)rb_frozen_flags(flags[i]) + rb_takes_impulses(flags, i);
+            rb_integrates_position(flags[i]) + (int)rb_frozen_flags(flags[i]) + rb_takes_impulses(flags, i) +
+            rb_shape_in_broad_phase(i, ints, flags);
   rb_contact_manifold m;
-  ints[i + 1] = rb_narrow_phase_pair(&m, ints[0], ints[1], 0.01f, 0.016f, ints, ints, xf, f4, f4, f4, flags, f4, f4, f4, cm, 4);
+  ints[i + 1] = rb_narrow_phase_pair(&m, ints[0], ints[1], 0.01f, 0.016f, ints, ints, xf, f4, f4, f4, flags, f4, f4, f4,
+                                     rb_find_manifold(cm, 4, 1, 2) >= 0 ? &cm[0] : 0);
   cm[i] = m;
   rb_contact_constraint k = cons[i];
   rb_contact_point pts[4];
