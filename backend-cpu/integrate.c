@@ -23,20 +23,11 @@ void rb_seq_wake_unsupported(rb_cpu_ctx *c)
     }
 }
 
-// A body whose state went non-finite goes back to its pose at the start of the step (the API's
-// promise): with substeps, or with the sequential solver's order (positions move first), it may have
-// moved since. The pose is saved by the first substep's integrate_positions; before that (the batched
-// solver's first velocity update) nothing has moved.
-static void freeze_body(rb_cpu_ctx *c, int b, uint32_t f, int pose_saved)
+static void freeze_body(rb_cpu_ctx *c, int b, int pose_saved)
 {
     rb_scene *s = c->scene;
-    if (pose_saved) {
-        s->body_pos[b] = c->step_start_pos[b];
-        s->body_rot[b] = c->step_start_rot[b];
-    }
-    s->body_lin_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-    s->body_ang_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-    s->body_flags[b] = rb_frozen_flags(f);
+    rb_freeze_body(b, pose_saved, c->step_start_pos, c->step_start_rot, s->body_pos, s->body_rot, s->body_lin_vel,
+                   s->body_ang_vel, s->body_flags);
 }
 
 rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params *p)
@@ -81,7 +72,7 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
                                         s->body_inertia_diag[b], s->body_inertia_offdiag[b], s->body_rot[b],
                                         rb_xyz(s->body_force[b]), rb_xyz(s->body_torque[b]), s->body_params[b], h)) {
             // caught before the solver, so the non-finite state never reaches the neighbours
-            freeze_body(c, b, f, pose_saved);
+            freeze_body(c, b, pose_saved);
             ++frozen;
             continue;
         }
@@ -99,7 +90,7 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
     int n = s->body_slots;
     float h = p->dt;
     int frozen = 0;
-    // the poses at the start of the step, for a body whose state goes non-finite (freeze_body)
+    // the poses at the start of the step, for a body whose state goes non-finite (rb_freeze_body)
     int save = p->substep == 0;
     if (save && (!rb_cpu_reserve((void **)&c->step_start_pos, &c->step_start_pos_cap, n, sizeof *c->step_start_pos) ||
                  !rb_cpu_reserve((void **)&c->step_start_rot, &c->step_start_rot_cap, n, sizeof *c->step_start_rot)))
@@ -125,7 +116,7 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
         }
         if (!rb_body_integrate_position(&new_pos, &new_q, v, w, pv, pw, h)) {
             // back to the step's first pose, stop the body, and take it out of the simulation
-            freeze_body(c, b, f, 1);
+            freeze_body(c, b, 1);
             ++frozen;
             continue;
         }

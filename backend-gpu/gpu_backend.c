@@ -258,6 +258,7 @@ static void release_all(rb_gpu_ctx *c)
         &c->sorted_entry, &c->entry_count, &c->entry_at, &c->hist, &c->pairs_raw, &c->pairs, &c->scratch, &c->has,
         &c->npoints, &c->moff, &c->manifolds, &c->cache, &c->cons, &c->points, &c->color_order, &c->constraint_color,
         &c->first_point, &c->color_start, &c->split_list, &c->delta, &c->counters,
+        &c->start_pos, &c->start_rot,
     };
     if (c->dev) {
         for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)

@@ -2,6 +2,7 @@
 #ifndef RB_KERNELS_INTEGRATE_H
 #define RB_KERNELS_INTEGRATE_H
 
+#include "body_flags.h"
 #include "vec_math.h"
 
 RB_FN rb_mat3 rb_skew(rb_float3 a)
@@ -70,6 +71,24 @@ RB_FN int rb_body_integrate_velocity(rb_float3 *v, rb_float3 *w, rb_float3 gravi
     rb_mat3 inertia = rb_mat3_symmetric(rb_xyz(inertia_diag), rb_xyz(inertia_offdiag));
     rb_integrate_velocity(v, w, gravity, inv_mass, inv_inertia_world, inertia, q, force, torque, params, h);
     return rb_is_finite3(*v) && rb_is_finite3(*w);
+}
+
+// A body whose state went non-finite is stopped and taken out of the simulation until the application
+// resets it (rb_frozen_flags), and goes back to its pose at the start of the step (the API's promise)
+// when that was saved: with substeps, or with the sequential solver's order (positions move first), it
+// may have moved since. The pose is saved by the first substep's integrate_positions; before that
+// nothing has moved.
+RB_FN void rb_freeze_body(int b, int pose_saved, RB_GLOBAL const rb_float4 *start_pos,
+                          RB_GLOBAL const rb_float4 *start_rot, RB_GLOBAL rb_float4 *pos, RB_GLOBAL rb_float4 *rot,
+                          RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang, RB_GLOBAL unsigned int *flags)
+{
+    if (pose_saved) {
+        pos[b] = start_pos[b];
+        rot[b] = start_rot[b];
+    }
+    lin[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+    ang[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+    flags[b] = rb_frozen_flags(flags[b]);
 }
 
 // integrate_positions for one body: moved by (move_v, move_w), its velocities plus whatever the solver
