@@ -1,8 +1,8 @@
 // collide: contact manifolds of the candidate pairs, warm-started from last step's manifolds (per
-// pair: core/kernels/contact_manifold.h, which the device kernels run too).
+// pair: core/kernels/narrow_phase.h, which the device kernels run too).
 
 #include "cpu_context.h"
-#include "kernels/contact_manifold.h"
+#include "kernels/narrow_phase.h"
 
 static uint64_t pair_key(int a, int b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
 

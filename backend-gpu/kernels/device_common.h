@@ -9,7 +9,9 @@
 #include "contact_manifold.h"
 #include "contact_solver_split.h"
 #include "integrate.h"
+#include "narrow_phase.h"
 #include "pair.h"
+
 #include "device_counters.h"
 
 // Host-side sizes of these structs are compared with these at start-up.

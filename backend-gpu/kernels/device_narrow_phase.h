@@ -1,4 +1,4 @@
-// collide: the manifold of every candidate pair (core/kernels/contact_manifold.h rb_narrow_phase_pair,
+// collide: the manifold of every candidate pair (core/kernels/narrow_phase.h rb_narrow_phase_pair,
 // as on the CPU), warm-started from last step's manifold of the same pair (rb_find_manifold: binary
 // search in last step's sorted list), then compacted in pair order.
 

@@ -13,6 +13,7 @@
 #include "contact_solver_split.h"
 #include "integrate.h"
 #include "mass_properties.h"
+#include "narrow_phase.h"
 #include "pair.h"
 #include "raycast.h"
 __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
