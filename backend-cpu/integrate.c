@@ -1,6 +1,6 @@
 // integrate_velocities and integrate_positions: semi-implicit Euler per awake body (per body:
 // core/kernels/integrate.h, which the device kernels run too; the sequential solver's gravity damping
-// and the restore of the step's first pose on a freeze are the CPU's own).
+// is the CPU's own).
 #include "cpu_context.h"
 #include "kernels/integrate.h"
 
@@ -23,6 +23,7 @@ void rb_seq_wake_unsupported(rb_cpu_ctx *c)
     }
 }
 
+// rb_freeze_body on the scene, back to the poses integrate_positions saved at the first substep.
 static void freeze_body(rb_cpu_ctx *c, int b, int pose_saved)
 {
     rb_scene *s = c->scene;
