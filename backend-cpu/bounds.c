@@ -1,8 +1,9 @@
-// update_bounds: world poses and bounding boxes of shapes, world inverse inertia of bodies.
+// update_bounds: world poses and bounding boxes of shapes, world inverse inertia of bodies (per
+// element: core/kernels/bounds.h, which the device kernels run too).
 #include <stdlib.h>
 
 #include "cpu_context.h"
-#include "kernels/shape_geom.h"
+#include "kernels/bounds.h"
 
 static int reserve_body_arrays(rb_cpu_ctx *c, int n)
 {
@@ -58,41 +59,17 @@ rb_status rb_cpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
 
     int nb = s->body_slots;
 #pragma omp parallel for schedule(static) num_threads(c->team)
-    for (int b = 0; b < nb; ++b) {
-        if (rb_body_is_dynamic(s, b) && (s->body_flags[b] & RB_BODY_ALIVE)) {
-            rb_float4 d = s->body_inv_inertia_diag[b], o = s->body_inv_inertia_offdiag[b];
-            rb_mat3 local = rb_mat3_symmetric(rb_f3(d.x, d.y, d.z), rb_f3(o.x, o.y, o.z));
-            c->inv_inertia_world[b] = rb_mat3_rotate_tensor(s->body_rot[b], local);
-        } else {
-            c->inv_inertia_world[b] = rb_mat3_zero();
-        }
-    }
+    for (int b = 0; b < nb; ++b)
+        c->inv_inertia_world[b] = rb_world_inv_inertia(s->body_flags[b], s->body_inv_inertia_diag[b],
+                                                            s->body_inv_inertia_offdiag[b], s->body_rot[b]);
 
     int ns = s->shape_slots;
 #pragma omp parallel for schedule(static) num_threads(c->team)
-    for (int i = 0; i < ns; ++i) {
-        int b = s->shape_body[i];
-        if (b < 0)
-            continue;
-        // grown by the margin and by how far the body can move this substep (see closing_distance in
-        // narrow_phase.c): the broad phase must find the pairs the speculative contacts need
-        float margin = p->contact_margin;
-        if (s->body_flags[b] & RB_BODY_AWAKE)
-            margin += p->dt * (rb_len(rb_xyz(s->body_lin_vel[b])) +
-                               rb_len(rb_xyz(s->body_ang_vel[b])) * s->body_local_center[b].w);
-        rb_xform body = rb_scene_body_origin(s, b);
-        rb_xform local = rb_xform_make(rb_xyz(s->shape_local_pos[i]), s->shape_local_rot[i]);
-        rb_xform world = rb_xform_mul(body, local);
-        c->shape_world[i] = world;
-        if (s->shape_type[i] == RB_GEOM_PLANE) {
-            c->plane_world[i] = rb_plane_to_world(world, s->shape_params[i]);
-            continue;
-        }
-        rb_float3 lo, hi;
-        rb_geom_aabb(rb_geom_make(s->shape_type[i], world, s->shape_params[i]), margin, &lo, &hi);
-        c->aabb_lo[i] = rb_f4_from3(lo, 0.0f);
-        c->aabb_hi[i] = rb_f4_from3(hi, 0.0f);
-    }
+    for (int i = 0; i < ns; ++i)
+        rb_shape_update_bounds(i, p->contact_margin, p->dt, s->shape_body, s->shape_type, s->shape_local_pos,
+                               s->shape_local_rot, s->shape_params, s->body_flags, s->body_pos, s->body_rot,
+                               s->body_local_center, s->body_lin_vel, s->body_ang_vel, c->shape_world, c->aabb_lo,
+                               c->aabb_hi, c->plane_world);
     return RB_OK;
 }
 

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/pair.h"
 #include "kernels/shape_geom.h"
 #include "scene.h"
 #include "sort.h"
@@ -78,11 +79,6 @@ static int bp_team_size(void) { return 1; }
 #define BP_ROLE_LARGE 2
 #define BP_ROLE_PLANE 3
 
-// body kind bits, for the "one dynamic and one awake" rule
-#define BP_KIND_DYNAMIC 0x1u
-#define BP_KIND_AWAKE 0x2u
-#define BP_KIND_PAIRABLE (BP_KIND_DYNAMIC | BP_KIND_AWAKE)
-
 // entry pad bits: the entry's cell is the shape's first cell along x, y, z
 #define BP_FIRST_X 0x1u
 #define BP_FIRST_Y 0x2u
@@ -119,7 +115,7 @@ typedef struct bp_thread {
 // What the pair rules read of a shape, gathered in one place (one cache line per shape to read).
 typedef struct bp_rules {
     int body;
-    uint32_t kind; // BP_KIND_* of the body
+    uint32_t kind; // rb_pair_kind of the body
     uint32_t category, mask;
 } bp_rules;
 
@@ -292,8 +288,9 @@ static float largest_extent(rb_float4 lo, rb_float4 hi)
     return e > ez ? e : ez;
 }
 
-// Shape a's AABB overlaps shape b's, touching included.
+// Shape a's AABB overlaps shape b's (rb_aabb_overlap).
 #if defined(__SSE2__)
+// rb_aabb_overlap with the six comparisons in two SSE instructions, the same float comparisons.
 static int shapes_overlap(const rb_broad_input *in, int a, int b)
 {
     __m128 alo = _mm_loadu_ps(&in->aabb_lo[a].x), ahi = _mm_loadu_ps(&in->aabb_hi[a].x);
@@ -304,43 +301,24 @@ static int shapes_overlap(const rb_broad_input *in, int a, int b)
 #else
 static int shapes_overlap(const rb_broad_input *in, int a, int b)
 {
-    rb_float4 alo = in->aabb_lo[a], ahi = in->aabb_hi[a], blo = in->aabb_lo[b], bhi = in->aabb_hi[b];
-    return alo.x <= bhi.x && blo.x <= ahi.x && alo.y <= bhi.y && blo.y <= ahi.y && alo.z <= bhi.z && blo.z <= ahi.z;
+    return rb_aabb_overlap(in->aabb_lo[a], in->aabb_hi[a], in->aabb_lo[b], in->aabb_hi[b]);
 }
 #endif
 
-// The AABB's lowest corner along n is at or below the plane's offset.
-static int aabb_reaches_plane(rb_float4 lo, rb_float4 hi, rb_float4 plane)
-{
-    float x = plane.x > 0.0f ? lo.x : hi.x;
-    float y = plane.y > 0.0f ? lo.y : hi.y;
-    float z = plane.z > 0.0f ? lo.z : hi.z;
-    return plane.x * x + plane.y * y + plane.z * z <= plane.w;
-}
-
-// With include_sleeping, a sleeping dynamic body pairs as if it were awake.
-static uint32_t body_kind(uint32_t flags, int include_sleeping)
-{
-    int dynamic = (flags & RB_BODY_TYPE_MASK) == RB_BODY_DYNAMIC_T;
-    return (dynamic ? BP_KIND_DYNAMIC : 0u) |
-           ((flags & RB_BODY_AWAKE) || (include_sleeping && dynamic) ? BP_KIND_AWAKE : 0u);
-}
-
-// The rules of broad_phase.h other than overlap, for two shapes that take part (free slots and
-// frozen bodies never get that far).
+// The rules of core/kernels/pair.h other than overlap (rb_pair_allowed), for two shapes that take
+// part (free slots and frozen bodies never get that far), from the records collect_chunk gathered.
 static int may_pair(const rb_broad_phase *bp, int a, int b)
 {
     const bp_rules *ra = &bp->rules[a], *rb = &bp->rules[b];
-    return ra->body != rb->body && ((ra->kind | rb->kind) & BP_KIND_PAIRABLE) == BP_KIND_PAIRABLE &&
-           (ra->category & rb->mask) != 0 && (rb->category & ra->mask) != 0;
+    return rb_pair_allowed(ra->body, ra->kind, ra->category, ra->mask, rb->body, rb->kind, rb->category, rb->mask);
 }
 
 static void emit_pair(bp_thread *th, int a, int b)
 {
     if (th->pair_count == th->pair_capacity && !grow_thread_pairs(th))
         return;
-    uint64_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
-    th->pairs[th->pair_count++] = (lo << 32) | hi;
+    rb_pair p = rb_pair_make(a, b);
+    th->pairs[th->pair_count++] = ((uint64_t)(uint32_t)p.shape_a << 32) | (uint32_t)p.shape_b;
 }
 
 static void test_finite_pair(const rb_broad_phase *bp, const rb_broad_input *in, bp_thread *th, int a, int b)
@@ -353,8 +331,7 @@ static void test_finite_pair(const rb_broad_phase *bp, const rb_broad_input *in,
 
 static int initial_role(const rb_broad_input *in, int i)
 {
-    int body = in->shape_body[i];
-    if (body < 0 || (in->body_flags[body] & RB_BODY_FROZEN))
+    if (!rb_shape_in_broad_phase(i, in->shape_body, in->body_flags))
         return BP_ROLE_SKIP;
     if (in->shape_type[i] == RB_GEOM_PLANE)
         return BP_ROLE_PLANE;
@@ -375,7 +352,7 @@ static void collect_chunk(rb_broad_phase *bp, const rb_broad_input *in, bp_threa
         uint32_t flags = in->body_flags[body];
         bp_rules *r = &bp->rules[i];
         r->body = body;
-        r->kind = body_kind(flags, in->include_sleeping);
+        r->kind = rb_pair_kind(flags, in->include_sleeping);
         r->category = in->shape_filter[2 * i];
         r->mask = in->shape_filter[2 * i + 1];
         th->kinds |= r->kind;
@@ -407,7 +384,7 @@ static int any_pair_possible(const rb_broad_phase *bp)
     uint32_t kinds = 0;
     for (int t = 0; t < bp->collect_threads; t++)
         kinds |= bp->thread[t].kinds;
-    return (kinds & BP_KIND_PAIRABLE) == BP_KIND_PAIRABLE;
+    return (kinds & RB_PAIR_KIND_PAIRABLE) == RB_PAIR_KIND_PAIRABLE;
 }
 
 // ---------------------------------------------------------------- cell size
@@ -806,7 +783,7 @@ static void emit_apart_pairs(const rb_broad_phase *bp, const rb_broad_input *in,
         rb_float4 lo = in->aabb_lo[i], hi = in->aabb_hi[i];
         for (int l = 0; l < bp->plane_count; l++) {
             int p = bp->plane[l];
-            if (aabb_reaches_plane(lo, hi, in->plane[p]) && may_pair(bp, i, p))
+            if (rb_aabb_reaches_plane(lo, hi, in->plane[p]) && may_pair(bp, i, p))
                 emit_pair(th, i, p);
         }
     }

@@ -24,7 +24,8 @@ typedef struct rb_broad_phase rb_broad_phase;
 rb_broad_phase *rb_broad_phase_create(void);
 void rb_broad_phase_destroy(rb_broad_phase *bp);
 
-// Finds every pair (a, b), a < b, of shapes that
+// Finds every pair (a, b), a < b, of shapes that (the rules of core/kernels/pair.h, which the device
+// broad phase applies too)
 //  - belong to different bodies, neither of them FROZEN nor a free slot,
 //  - where at least one body is dynamic, and at least one body is AWAKE (an awake body may be
 //    dynamic or kinematic; a pair of two sleeping bodies, or sleeping + static, is skipped, unless

@@ -8,53 +8,18 @@
 
 #include "contact_solver_split.h"
 #include "cpu_context.h"
+#include "kernels/contact_apply.h"
 #include "kernels/shock_levels.h"
 
-typedef struct body_vel {
-    rb_float3 v, w;
-} body_vel;
-
-static inline body_vel load(const rb_float4 *lin, const rb_float4 *ang, int b)
-{
-    body_vel r;
-    if (b < 0) {
-        r.v = rb_f3(0.0f, 0.0f, 0.0f);
-        r.w = r.v;
-    } else {
-        r.v = rb_xyz(lin[b]);
-        r.w = rb_xyz(ang[b]);
-    }
-    return r;
-}
-
-// Only dynamic bodies take impulses; kinematic, static and frozen ones are read-only.
-static inline void store(const rb_scene *s, rb_float4 *lin, rb_float4 *ang, int b, body_vel r)
-{
-    if (b >= 0 && (s->body_flags[b] & (RB_BODY_TYPE_MASK | RB_BODY_FROZEN)) == RB_BODY_DYNAMIC_T) {
-        lin[b] = rb_f4_from3(r.v, 0.0f);
-        ang[b] = rb_f4_from3(r.w, 0.0f);
-    }
-}
-
-enum { OP_MEASURE, OP_WARM_START, OP_SOLVE, OP_RESTITUTION, OP_POSITION };
-
-static void apply(rb_cpu_ctx *c, rb_contact_constraint *k, int op, rb_solve_settings st, float restitution_threshold)
+// Load, apply, store (core/kernels/contact_apply.h, as the device kernels do), on the constraint and
+// its points in place. The position pass works on the pseudo velocities, everything else on the real ones.
+static inline void apply(rb_cpu_ctx *c, const rb_contact_constraint *k, int op, rb_solve_settings st,
+                         float restitution_threshold)
 {
     rb_scene *s = c->scene;
-    // the position pass works on the pseudo velocities, everything else on the real ones
-    rb_float4 *lin = op == OP_POSITION ? c->pseudo_lin_vel : s->body_lin_vel;
-    rb_float4 *ang = op == OP_POSITION ? c->pseudo_ang_vel : s->body_ang_vel;
-    body_vel a = load(lin, ang, k->body_a), b = load(lin, ang, k->body_b);
-    rb_contact_point *pts = &c->points[k->first_point];
-    switch (op) {
-    case OP_MEASURE: rb_contact_measure(k, pts, a.v, a.w, b.v, b.w); return;
-    case OP_WARM_START: rb_contact_warm_start(k, pts, &a.v, &a.w, &b.v, &b.w); break;
-    case OP_SOLVE: rb_contact_solve(k, pts, st, &a.v, &a.w, &b.v, &b.w); break;
-    case OP_RESTITUTION: rb_contact_restitution(k, pts, restitution_threshold, st.slop, &a.v, &a.w, &b.v, &b.w); break;
-    case OP_POSITION: rb_contact_solve_position(k, pts, st, &a.v, &a.w, &b.v, &b.w); break;
-    }
-    store(s, lin, ang, k->body_a, a);
-    store(s, lin, ang, k->body_b, b);
+    rb_float4 *lin = op == RB_OP_POSITION ? c->pseudo_lin_vel : s->body_lin_vel;
+    rb_float4 *ang = op == RB_OP_POSITION ? c->pseudo_ang_vel : s->body_ang_vel;
+    rb_contact_apply_to_bodies(op, k, &c->points[k->first_point], st, restitution_threshold, s->body_flags, lin, ang);
 }
 
 // One sweep of `op` over every colour, then the overflow batch; constraints are stored in colour
@@ -88,7 +53,7 @@ void rb_cpu_shock_pass_rigid(rb_cpu_ctx *c, rb_solve_settings st, int position)
 #pragma omp for schedule(static)
         for (int i = lo; i < hi; ++i)
             rb_shock_body(i, position, st, c->shock_support_start, c->shock_supports, c->constraints, c->points,
-                          s->body_flags, RB_BODY_FROZEN, lin, ang);
+                          s->body_flags, lin, ang);
     }
 }
 
@@ -98,14 +63,8 @@ static void store_impulses(rb_cpu_ctx *c, float inv_h, float slop)
     int n = c->manifold_count;
 #pragma omp for schedule(static)
     for (int j = 0; j < n; ++j) {
-        rb_contact_manifold *m = &c->manifolds[c->color_order[j]];
         const rb_contact_constraint *k = &c->constraints[j];
-        const rb_contact_point *pts = &c->points[k->first_point];
-        for (int j = 0; j < k->count; ++j) {
-            m->normal_impulse[j] = pts[j].n.impulse;
-            m->friction_impulse[j] = rb_contact_friction_impulse(&pts[j]);
-            m->carried_impact[j] = rb_contact_impact_speed(&pts[j], inv_h, slop);
-        }
+        rb_contact_store_impulses(&c->manifolds[c->color_order[j]], &c->points[k->first_point], k->count, inv_h, slop);
     }
 }
 
@@ -137,16 +96,16 @@ rb_status rb_cpu_solve_batched(rb_cpu_ctx *c, const rb_step_params *p)
             // read-only: any order, no colours needed
 #pragma omp for schedule(static)
             for (int i = 0; i < n; ++i)
-                apply(c, &c->constraints[i], OP_MEASURE, st, threshold);
+                apply(c, &c->constraints[i], RB_OP_MEASURE, st, threshold);
         }
-        sweep(c, OP_WARM_START, st, threshold);
+        sweep(c, RB_OP_WARM_START, st, threshold);
         for (int it = 0; it < p->iterations; ++it)
-            sweep(c, OP_SOLVE, st, threshold);
+            sweep(c, RB_OP_SOLVE, st, threshold);
         rb_cpu_shock_pass_rigid(c, st, 0);
         if (c->any_restitution)
-            sweep(c, OP_RESTITUTION, st, threshold);
+            sweep(c, RB_OP_RESTITUTION, st, threshold);
         for (int it = 0; it < p->position_iterations; ++it)
-            sweep(c, OP_POSITION, st, threshold);
+            sweep(c, RB_OP_POSITION, st, threshold);
         rb_cpu_shock_pass_rigid(c, st, 1);
         store_impulses(c, st.inv_h, st.slop);
     }

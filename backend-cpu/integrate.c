@@ -1,4 +1,6 @@
-// integrate_velocities and integrate_positions: semi-implicit Euler per awake body.
+// integrate_velocities and integrate_positions: semi-implicit Euler per awake body (per body:
+// core/kernels/integrate.h, which the device kernels run too; the sequential solver's gravity damping
+// is the CPU's own).
 #include "cpu_context.h"
 #include "kernels/integrate.h"
 
@@ -21,20 +23,12 @@ void rb_seq_wake_unsupported(rb_cpu_ctx *c)
     }
 }
 
-// A body whose state went non-finite goes back to its pose at the start of the step (the API's
-// promise): with substeps, or with the sequential solver's order (positions move first), it may have
-// moved since. The pose is saved by the first substep's integrate_positions; before that (the batched
-// solver's first velocity update) nothing has moved.
-static void freeze_body(rb_cpu_ctx *c, int b, uint32_t f, int pose_saved)
+// rb_freeze_body on the scene, back to the poses integrate_positions saved at the first substep.
+static void freeze_body(rb_cpu_ctx *c, int b, int pose_saved)
 {
     rb_scene *s = c->scene;
-    if (pose_saved) {
-        s->body_pos[b] = c->step_start_pos[b];
-        s->body_rot[b] = c->step_start_rot[b];
-    }
-    s->body_lin_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-    s->body_ang_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-    s->body_flags[b] = (f | RB_BODY_FROZEN) & ~RB_BODY_AWAKE;
+    rb_freeze_body(b, pose_saved, c->step_start_pos, c->step_start_rot, s->body_pos, s->body_rot, s->body_lin_vel,
+                   s->body_ang_vel, s->body_flags);
 }
 
 rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params *p)
@@ -60,11 +54,9 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
 #pragma omp parallel for schedule(static) num_threads(c->team) reduction(+ : frozen)
     for (int b = 0; b < n; ++b) {
         uint32_t f = s->body_flags[b];
-        if ((f & RB_BODY_TYPE_MASK) != RB_BODY_DYNAMIC_T || !(f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN))
+        if (!rb_integrates_velocity(f))
             continue;
         rb_float3 v = rb_xyz(s->body_lin_vel[b]), w = rb_xyz(s->body_ang_vel[b]);
-        rb_float4 d = s->body_inertia_diag[b], o = s->body_inertia_offdiag[b];
-        rb_mat3 inertia = rb_mat3_symmetric(rb_xyz(d), rb_xyz(o));
         rb_float3 g = p->gravity;
         if (sequential) {
             if (c->body_prev_lin_vel[b].w == 0.0f) { // no history: it starts here
@@ -77,12 +69,11 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
                 2.0f * (rb_len_sq(v) + rb_len_sq(w) * r * r) < damp_thr2)
                 g = rb_scale(g, damped);
         }
-        rb_integrate_velocity(&v, &w, g, s->body_inv_inertia_diag[b].w, c->inv_inertia_world[b], inertia,
-                              s->body_rot[b], rb_xyz(s->body_force[b]), rb_xyz(s->body_torque[b]), s->body_params[b],
-                              h);
-        if (!rb_is_finite3(v) || !rb_is_finite3(w)) {
+        if (!rb_body_integrate_velocity(&v, &w, g, s->body_inv_inertia_diag[b].w, c->inv_inertia_world[b],
+                                        s->body_inertia_diag[b], s->body_inertia_offdiag[b], s->body_rot[b],
+                                        rb_xyz(s->body_force[b]), rb_xyz(s->body_torque[b]), s->body_params[b], h)) {
             // caught before the solver, so the non-finite state never reaches the neighbours
-            freeze_body(c, b, f, pose_saved);
+            freeze_body(c, b, pose_saved);
             ++frozen;
             continue;
         }
@@ -100,7 +91,7 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
     int n = s->body_slots;
     float h = p->dt;
     int frozen = 0;
-    // the poses at the start of the step, for a body whose state goes non-finite (freeze_body)
+    // the poses at the start of the step, for a body whose state goes non-finite (rb_freeze_body)
     int save = p->substep == 0;
     if (save && (!rb_cpu_reserve((void **)&c->step_start_pos, &c->step_start_pos_cap, n, sizeof *c->step_start_pos) ||
                  !rb_cpu_reserve((void **)&c->step_start_rot, &c->step_start_rot_cap, n, sizeof *c->step_start_rot)))
@@ -112,13 +103,11 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
             c->step_start_pos[b] = s->body_pos[b];
             c->step_start_rot[b] = s->body_rot[b];
         }
-        if ((f & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T || !(f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN) ||
-            !(f & RB_BODY_ALIVE))
+        if (!rb_integrates_position(f))
             continue;
-        rb_float3 pos = rb_xyz(s->body_pos[b]), v = rb_xyz(s->body_lin_vel[b]), w = rb_xyz(s->body_ang_vel[b]);
-        rb_float4 q = s->body_rot[b];
-        rb_float3 new_pos = pos;
-        rb_float4 new_q = q;
+        rb_float3 v = rb_xyz(s->body_lin_vel[b]), w = rb_xyz(s->body_ang_vel[b]);
+        rb_float3 new_pos = rb_xyz(s->body_pos[b]);
+        rb_float4 new_q = s->body_rot[b];
         // positions move with the real velocity plus this substep's split-impulse correction (batched
         // and split; the sequential solver corrects positions itself, the soft one through velocities)
         rb_float3 pv = v, pw = w;
@@ -126,12 +115,9 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
             pv = rb_add(v, rb_xyz(c->pseudo_lin_vel[b]));
             pw = rb_add(w, rb_xyz(c->pseudo_ang_vel[b]));
         }
-        rb_integrate_position(&new_pos, &new_q, pv, pw, h);
-        int finite = rb_is_finite3(new_pos) && rb_is_finite3(v) && rb_is_finite3(w) &&
-                     rb_is_finite3(rb_f3(new_q.x, new_q.y, new_q.z)) && (new_q.w - new_q.w) == 0.0f;
-        if (!finite) {
+        if (!rb_body_integrate_position(&new_pos, &new_q, v, w, pv, pw, h)) {
             // back to the step's first pose, stop the body, and take it out of the simulation
-            freeze_body(c, b, f, 1);
+            freeze_body(c, b, 1);
             ++frozen;
             continue;
         }

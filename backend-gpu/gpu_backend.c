@@ -260,6 +260,7 @@ static void release_all(rb_gpu_ctx *c)
         &c->first_point, &c->color_start, &c->split_list, &c->delta, &c->edges, &c->counters, &c->shock_level,
         &c->shock_carry_start, &c->shock_carry, &c->shock_order, &c->shock_level_start, &c->shock_support_start,
         &c->shock_supports,
+        &c->start_pos, &c->start_rot,
     };
     if (c->dev) {
         for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)

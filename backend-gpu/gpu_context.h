@@ -7,6 +7,7 @@
 
 #include "backend.h"
 #include "kernels/constraint_graph.h"
+#include "kernels/contact_apply.h"
 #include "kernels/contact_solver.h"
 #include "kernels/device_counters.h"
 
@@ -84,6 +85,7 @@ struct rb_gpu_ctx {
 
     // per body
     rb_gpu_buf inv_inertia_world, plin, pang, frozen, awake, color_mask, wake_group, parent, rest, body_start;
+    rb_gpu_buf start_pos, start_rot; // poses at the start of the step, for a body that is frozen
     // per shape
     rb_gpu_buf shape_world, aabb_lo, aabb_hi, plane_world, role, cell_lo, cell_hi, cell_count, entry_start,
         special_flag, special_off, special_list, special_count, special_at, special_pairs;

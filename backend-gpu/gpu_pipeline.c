@@ -153,6 +153,8 @@ rb_status rb_gpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(reserve(c, &c->plin, (size_t)c->body_cap, sizeof(rb_float4), "body arrays"));
     TRY(reserve(c, &c->pang, (size_t)c->body_cap, sizeof(rb_float4), "body arrays"));
     TRY(reserve(c, &c->frozen, (size_t)c->body_cap, sizeof(int), "body arrays"));
+    TRY(reserve(c, &c->start_pos, (size_t)c->body_cap, sizeof(rb_float4), "body arrays"));
+    TRY(reserve(c, &c->start_rot, (size_t)c->body_cap, sizeof(rb_float4), "body arrays"));
     TRY(reserve(c, &c->awake, (size_t)c->body_cap, sizeof(int), "body arrays"));
     TRY(reserve(c, &c->color_mask, (size_t)c->body_cap, sizeof(uint64_t), "body arrays"));
     TRY(reserve(c, &c->wake_group, (size_t)c->body_cap, 1, "body arrays"));
@@ -446,7 +448,7 @@ rb_status rb_gpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
     ai(&a, nb), arg(&a, sizeof g, &g), af(&a, p->dt), ai(&a, p->substep == p->substeps - 1), am(&a, &c->flags),
         am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->inertia_diag), am(&a, &c->inertia_off), am(&a, &c->inv_diag),
         am(&a, &c->inv_inertia_world), am(&a, &c->rot), am(&a, &c->force), am(&a, &c->torque), am(&a, &c->params),
-        am(&a, &c->frozen);
+        am(&a, &c->frozen), ai(&a, p->substep > 0), am(&a, &c->pos), am(&a, &c->start_pos), am(&a, &c->start_rot);
     return go(&a, (size_t)nb, "integrate_velocities");
 }
 
@@ -456,7 +458,8 @@ rb_status rb_gpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
     int nb = c->scene->body_slots;
     karg a = kbegin(c, K_INTEGRATE_POSITIONS);
     ai(&a, nb), af(&a, p->dt), am(&a, &c->flags), am(&a, &c->pos), am(&a, &c->rot), am(&a, &c->lin), am(&a, &c->ang),
-        am(&a, &c->plin), am(&a, &c->pang), am(&a, &c->frozen);
+        am(&a, &c->plin), am(&a, &c->pang), am(&a, &c->frozen), ai(&a, p->substep == 0), am(&a, &c->start_pos),
+        am(&a, &c->start_rot);
     return go(&a, (size_t)nb, "integrate_positions");
 }
 
@@ -477,11 +480,10 @@ typedef struct solve_args {
     float inv_h, bias_factor, slop, max_push, restitution_threshold;
 } solve_args;
 
-enum { OP_MEASURE, OP_WARM_START, OP_SOLVE, OP_RESTITUTION, OP_POSITION }; // kernels/device_common.h RB_OP_*
 
 static rb_status batched_sweep(rb_gpu_ctx *c, int op, const solve_args *sa)
 {
-    const rb_gpu_buf *lin = op == OP_POSITION ? &c->plin : &c->lin, *ang = op == OP_POSITION ? &c->pang : &c->ang;
+    const rb_gpu_buf *lin = op == RB_OP_POSITION ? &c->plin : &c->lin, *ang = op == RB_OP_POSITION ? &c->pang : &c->ang;
     for (int k = 0; k < c->color_count; ++k) {
         int lo = c->color_start_host[k], n = c->color_start_host[k + 1] - lo;
         karg a = kbegin(c, K_SOLVE_COLOR);
@@ -501,7 +503,7 @@ static rb_status batched_sweep(rb_gpu_ctx *c, int op, const solve_args *sa)
 
 static rb_status split_sweep(rb_gpu_ctx *c, int op, const solve_args *sa)
 {
-    const rb_gpu_buf *lin = op == OP_POSITION ? &c->plin : &c->lin, *ang = op == OP_POSITION ? &c->pang : &c->ang;
+    const rb_gpu_buf *lin = op == RB_OP_POSITION ? &c->plin : &c->lin, *ang = op == RB_OP_POSITION ? &c->pang : &c->ang;
     int nm = c->manifold_count, nb = c->scene->body_slots;
     karg a = kbegin(c, K_SPLIT_BLOCKS);
     ai(&a, nm), ai(&a, op), arg(&a, sizeof *sa, sa), am(&a, &c->cons), am(&a, &c->points), am(&a, lin), am(&a, ang),
@@ -577,18 +579,18 @@ rb_status rb_gpu_solve_constraints(rb_backend_ctx *ctx, const rb_step_params *p)
     if (c->any_restitution) {
         // read-only for the bodies: every constraint at once
         a = kbegin(c, K_SOLVE_COLOR);
-        ai(&a, 0), ai(&a, nm), ai(&a, OP_MEASURE), arg(&a, sizeof sa, &sa), am(&a, &c->cons), am(&a, &c->points),
+        ai(&a, 0), ai(&a, nm), ai(&a, RB_OP_MEASURE), arg(&a, sizeof sa, &sa), am(&a, &c->cons), am(&a, &c->points),
             am(&a, &c->flags), am(&a, &c->lin), am(&a, &c->ang);
         TRY(go(&a, (size_t)nm, "solve_constraints"));
     }
-    TRY(sweep(c, OP_WARM_START, &sa));
+    TRY(sweep(c, RB_OP_WARM_START, &sa));
     for (int it = 0; it < p->iterations; ++it)
-        TRY(sweep(c, OP_SOLVE, &sa));
+        TRY(sweep(c, RB_OP_SOLVE, &sa));
     TRY(shock_pass(c, 0, &sa));
     if (c->any_restitution)
-        TRY(sweep(c, OP_RESTITUTION, &sa));
+        TRY(sweep(c, RB_OP_RESTITUTION, &sa));
     for (int it = 0; it < p->position_iterations; ++it)
-        TRY(sweep(c, OP_POSITION, &sa));
+        TRY(sweep(c, RB_OP_POSITION, &sa));
     TRY(shock_pass(c, 1, &sa));
     a = kbegin(c, K_STORE_IMPULSES);
     ai(&a, nm), af(&a, sa.inv_h), af(&a, sa.slop), am(&a, &c->cons), am(&a, &c->points), am(&a, &c->color_order),

@@ -10,7 +10,8 @@
 #include <stddef.h>
 
 #include "../api/rubble.h"
-#include "kernels/manifold.h"
+#include "kernels/contact_manifold.h"
+#include "kernels/pair.h"
 #include "scene.h"
 
 // Bumped whenever a struct below changes layout or a function changes meaning.
@@ -47,23 +48,9 @@ typedef struct rb_step_params {
 // the bodies, then relaxes; after the last substep come restitution and the impulses' store.
 typedef enum rb_solve_stage { RB_STAGE_SOLVE = 0, RB_STAGE_RELAX, RB_STAGE_FINISH } rb_solve_stage;
 
-typedef struct rb_pair {
-    int shape_a; // shape_a < shape_b
-    int shape_b;
-} rb_pair;
-
-// A touching (or speculatively close) pair of shapes after the narrow phase and the solver.
-typedef struct rb_contact_manifold {
-    int shape_a, shape_b; // shape_a < shape_b; the normal points from a to b
-    int body_a, body_b;
-    rb_manifold m;
-    float friction;          // kinetic, combined
-    float static_friction;   // static, combined (>= friction)
-    float restitution;
-    float normal_impulse[RB_MAX_MANIFOLD_POINTS];
-    rb_float3 friction_impulse[RB_MAX_MANIFOLD_POINTS]; // world frame
-    float carried_impact[RB_MAX_MANIFOLD_POINTS]; // speculative stop's impact speed, for next step's bounce
-} rb_contact_manifold;
+// rb_pair and rb_contact_manifold, the candidate pairs and the touching pairs every backend hands
+// back, are defined once in core/kernels/ (pair.h, contact_manifold.h), where the device kernels that
+// fill them read them too.
 
 typedef struct rb_backend_config {
     int threads;               // resolved thread count (CPU backend), >= 1

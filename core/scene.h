@@ -9,18 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/body_flags.h"
+#include "kernels/bounds.h"
 #include "kernels/shape_geom.h"
 
-// body_flags bits. The low two bits are the body type (rb_body_type values).
-#define RB_BODY_TYPE_MASK 0x3u
-#define RB_BODY_STATIC_T 0u
-#define RB_BODY_KINEMATIC_T 1u
-#define RB_BODY_DYNAMIC_T 2u
-#define RB_BODY_ALIVE 0x04u        // slot holds a body
-#define RB_BODY_AWAKE 0x08u        // integrated and solved (never set on static bodies)
-#define RB_BODY_FROZEN 0x10u       // state went non-finite once; excluded from simulation
-#define RB_BODY_SLEEP_ENABLED 0x20u
-#define RB_BODY_FIXED_MASS 0x40u   // mass given by the application, not from shape densities
+// body_flags bits: core/kernels/body_flags.h (RB_BODY_*), shared with the device kernels.
 
 // dirty bits: what the application changed since the backend last saw the scene
 #define RB_DIRTY_BODY_STATE 0x1u    // pos, rot, velocities, forces, flags
@@ -76,9 +69,7 @@ static inline uint32_t rb_scene_body_type(const rb_scene *s, int b) { return s->
 // World pose of a body's origin (positions are stored at the centre of mass).
 static inline rb_xform rb_scene_body_origin(const rb_scene *s, int b)
 {
-    rb_float4 q = s->body_rot[b];
-    rb_float3 c = rb_rotate(q, rb_xyz(s->body_local_center[b]));
-    return rb_xform_make(rb_sub(rb_xyz(s->body_pos[b]), c), q);
+    return rb_body_origin(s->body_pos[b], s->body_rot[b], s->body_local_center[b]);
 }
 
 #endif

@@ -92,6 +92,31 @@ static void test_inelastic_head_on_collision_conserves_momentum(void **state)
 }
 
 // Both backends from the same scene: the pairs and contacts of the first step agree exactly, in order.
+static void test_body_whose_velocity_overflows_mid_step_is_frozen_at_its_pose_before_the_step(void **state)
+{
+    (void)state;
+    rb_world_def d = pu_world_def(false);
+    d.backend = GPU_BACKEND;
+    d.gravity = v3(0.0f, 0.0f, 0.0f);
+    d.substeps = 3;
+    rb_world_id w = pu_make_world_from(&d);
+    rb_body_id ball = pu_sphere(w, v3(0.0f, 10.0f, 0.0f), 0.25f, 1.0f, 0.6f, 0.0f);
+    // h = 1/180 s: a force of FLT_MAX on 1 kg adds dv = FLT_MAX / 180 per substep. From
+    // v0 = FLT_MAX - 1.5 dv the first substep stays finite and moves the ball by ~2e36 m; the second
+    // overflows. The ball goes back to where the step found it, as on the CPU (rb_freeze_body).
+    float dv = FLT_MAX / 180.0f;
+    RB_CHECK(rb_body_set_linear_velocity(ball, v3(FLT_MAX - 1.5f * dv, 0.0f, 0.0f)));
+    RB_CHECK(rb_body_apply_force_to_center(ball, v3(FLT_MAX, 0.0f, 0.0f), true));
+    rb_vec3 before, p, v;
+    RB_CHECK(rb_body_get_position(ball, &before));
+    assert_int_equal(rb_world_step(w), RB_ERR_NUMERIC);
+    RB_CHECK(rb_body_get_position(ball, &p));
+    RB_CHECK(rb_body_get_linear_velocity(ball, &v));
+    assert_memory_equal(&p, &before, sizeof p);
+    assert_float_equal(v.x, 0.0f, 0.0f);
+    rb_destroy_world(w);
+}
+
 static void test_contacts_of_all_shape_pairs_match_the_cpu(void **state)
 {
     (void)state;
@@ -302,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_free_fall_follows_semi_implicit_euler),
         cmocka_unit_test(test_sphere_comes_to_rest_on_the_ground_at_its_radius),
         cmocka_unit_test(test_inelastic_head_on_collision_conserves_momentum),
+        cmocka_unit_test(test_body_whose_velocity_overflows_mid_step_is_frozen_at_its_pose_before_the_step),
         cmocka_unit_test(test_contacts_of_all_shape_pairs_match_the_cpu),
 #if !GPU_BACKEND_CUDA
         cmocka_unit_test(test_kernel_build_error_reports_the_log_and_cpu_carries_on),

@@ -6,7 +6,9 @@
 // each overlapping pair is found exactly once. Pairs are counted, the counts scanned, and the pairs
 // written at their offsets (sort-and-compact). Shapes that would touch more than RB_BP_MAX_CELLS
 // cells, or whose box is not finite, are "large"; they and the planes are tested against every
-// finite shape. The pair rules are those of backend-cpu/broad_phase.h.
+// finite shape. The pair rules, the overlap tests and the pair order are core/kernels/pair.h's, as on
+// the CPU (backend-cpu/broad_phase.c), with include_sleeping 0: the sequential solver, which wants the
+// contacts of sleeping bodies, runs only on the CPU.
 #define RB_BP_ROLE_SKIP 0
 #define RB_BP_ROLE_GRID 1
 #define RB_BP_ROLE_LARGE 2
@@ -19,42 +21,6 @@ RB_FN uint rb_bp_key(int4 c)
     return ((uint)(c.x & 1023) << 20) | ((uint)(c.y & 1023) << 10) | (uint)(c.z & 1023);
 }
 
-RB_FN int rb_bp_overlap(rb_float4 alo, rb_float4 ahi, rb_float4 blo, rb_float4 bhi)
-{
-    return alo.x <= bhi.x && blo.x <= ahi.x && alo.y <= bhi.y && blo.y <= ahi.y && alo.z <= bhi.z && blo.z <= ahi.z;
-}
-
-// The AABB's lowest corner along n is at or below the plane's offset.
-RB_FN int rb_bp_reaches_plane(rb_float4 lo, rb_float4 hi, rb_float4 plane)
-{
-    float x = plane.x > 0.0f ? lo.x : hi.x;
-    float y = plane.y > 0.0f ? lo.y : hi.y;
-    float z = plane.z > 0.0f ? lo.z : hi.z;
-    return plane.x * x + plane.y * y + plane.z * z <= plane.w;
-}
-
-// Different bodies, one of them dynamic and one of them awake, and the filters agree.
-RB_FN int rb_bp_may_pair(int a, int b, RB_GLOBAL const int *shape_body, RB_GLOBAL const uint *flags,
-                         RB_GLOBAL const uint *filter)
-{
-    int ba = shape_body[a], bb = shape_body[b];
-    if (ba == bb)
-        return 0;
-    uint fa = flags[ba], fb = flags[bb];
-    int dynamic = rb_is_dynamic_flags(fa) || rb_is_dynamic_flags(fb);
-    int awake = (fa & RB_BODY_AWAKE) || (fb & RB_BODY_AWAKE);
-    return dynamic && awake && (filter[2 * a] & filter[2 * b + 1]) != 0 && (filter[2 * b] & filter[2 * a + 1]) != 0;
-}
-
-// Pairs are stored with the lower shape slot first.
-RB_FN void rb_bp_write_pair(RB_GLOBAL rb_pair *pairs, int at, int a, int b)
-{
-    rb_pair p;
-    p.shape_a = rb_mini(a, b);
-    p.shape_b = rb_maxi(a, b);
-    pairs[at] = p;
-}
-
 RB_KERNEL void rb_bp_classify(int ns, float inv_cell, RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
                              RB_GLOBAL const uint *flags, RB_GLOBAL const rb_float4 *aabb_lo,
                              RB_GLOBAL const rb_float4 *aabb_hi, RB_GLOBAL int *role, RB_GLOBAL int4 *cell_lo,
@@ -63,9 +29,8 @@ RB_KERNEL void rb_bp_classify(int ns, float inv_cell, RB_GLOBAL const int *shape
     int i = rb_thread_id();
     if (i >= ns)
         return;
-    int b = shape_body[i];
     int r = RB_BP_ROLE_SKIP, cells = 0;
-    if (b >= 0 && !(flags[b] & RB_BODY_FROZEN)) {
+    if (rb_shape_in_broad_phase(i, shape_body, flags)) {
         if (shape_type[i] == RB_GEOM_PLANE) {
             r = RB_BP_ROLE_PLANE;
         } else {
@@ -149,11 +114,11 @@ RB_KERNEL void rb_bp_grid_pairs(int ne, int write, RB_GLOBAL const uint *keys, R
         if (((first_a | (cj.w >> RB_BP_FIRST_SHIFT)) & 7) != 7)
             continue;
         int b = cj.w & RB_BP_SHAPE_MASK;
-        if (!rb_bp_overlap(aabb_lo[a], aabb_hi[a], aabb_lo[b], aabb_hi[b]) ||
-            !rb_bp_may_pair(a, b, shape_body, flags, filter))
+        if (!rb_aabb_overlap(aabb_lo[a], aabb_hi[a], aabb_lo[b], aabb_hi[b]) ||
+            !rb_shapes_may_pair(a, b, shape_body, flags, filter, 0))
             continue;
         if (write)
-            rb_bp_write_pair(pairs, at + n, a, b);
+            pairs[at + n] = rb_pair_make(a, b);
         ++n;
     }
     if (!write)
@@ -182,14 +147,14 @@ RB_KERNEL void rb_bp_special_pairs(int ns, int nspecial, int write, RB_GLOBAL co
             if (role[j] == RB_BP_ROLE_LARGE) {
                 if (ri == RB_BP_ROLE_LARGE && j >= i)
                     continue;
-                hit = rb_bp_overlap(lo, hi, aabb_lo[j], aabb_hi[j]);
+                hit = rb_aabb_overlap(lo, hi, aabb_lo[j], aabb_hi[j]);
             } else {
-                hit = rb_bp_reaches_plane(lo, hi, plane_world[j]);
+                hit = rb_aabb_reaches_plane(lo, hi, plane_world[j]);
             }
-            if (!hit || !rb_bp_may_pair(i, j, shape_body, flags, filter))
+            if (!hit || !rb_shapes_may_pair(i, j, shape_body, flags, filter, 0))
                 continue;
             if (write)
-                rb_bp_write_pair(pairs, at + n, i, j);
+                pairs[at + n] = rb_pair_make(i, j);
             ++n;
         }
     }

@@ -1,25 +1,15 @@
-// integrate_velocities and integrate_positions (backend-cpu/integrate.c), and update_sleep
-// (backend-cpu/islands.c).
-
-// A body whose state stopped being finite is stopped and frozen (left out until the application
-// resets it), and reported through `frozen`.
-RB_FN void rb_freeze_body(int b, uint f, RB_GLOBAL uint *flags, RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang,
-                          RB_GLOBAL int *frozen)
-{
-    lin[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-    ang[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-    flags[b] = (f | RB_BODY_FROZEN) & ~RB_BODY_AWAKE;
-    frozen[b] = 1;
-}
+// integrate_velocities and integrate_positions (per body: core/kernels/integrate.h, as in
+// backend-cpu/integrate.c), and update_sleep (backend-cpu/islands.c).
 
 // Forces act for the whole step: they are consumed (zeroed) at its last substep.
 RB_KERNEL void rb_integrate_velocities(int nb, rb_float4 gravity4, float h, int last_substep, RB_GLOBAL uint *flags,
                                       RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang,
                                       RB_GLOBAL const rb_float4 *inertia_diag, RB_GLOBAL const rb_float4 *inertia_off,
                                       RB_GLOBAL const rb_float4 *inv_diag, RB_GLOBAL const rb_mat3 *inv_inertia_world,
-                                      RB_GLOBAL const rb_float4 *rot, RB_GLOBAL rb_float4 *force,
+                                      RB_GLOBAL rb_float4 *rot, RB_GLOBAL rb_float4 *force,
                                       RB_GLOBAL rb_float4 *torque, RB_GLOBAL const rb_float4 *params,
-                                      RB_GLOBAL int *frozen)
+                                      RB_GLOBAL int *frozen, int pose_saved, RB_GLOBAL rb_float4 *pos,
+                                      RB_GLOBAL const rb_float4 *start_pos, RB_GLOBAL const rb_float4 *start_rot)
 {
     int b = rb_thread_id();
     if (b >= nb)
@@ -31,15 +21,13 @@ RB_KERNEL void rb_integrate_velocities(int nb, rb_float4 gravity4, float h, int 
         torque[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
     }
     frozen[b] = 0;
-    if (!rb_is_dynamic_flags(f) || !(f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN))
+    if (!rb_integrates_velocity(f))
         return;
     rb_float3 v = rb_xyz(lin[b]), w = rb_xyz(ang[b]);
-    rb_float4 d = inertia_diag[b], o = inertia_off[b];
-    rb_mat3 inertia = rb_mat3_symmetric(rb_xyz(d), rb_xyz(o));
-    rb_integrate_velocity(&v, &w, rb_xyz(gravity4), inv_diag[b].w, inv_inertia_world[b], inertia, rot[b], fo, to,
-                          params[b], h);
-    if (!rb_is_finite3(v) || !rb_is_finite3(w)) {
-        rb_freeze_body(b, f, flags, lin, ang, frozen);
+    if (!rb_body_integrate_velocity(&v, &w, rb_xyz(gravity4), inv_diag[b].w, inv_inertia_world[b], inertia_diag[b],
+                                    inertia_off[b], rot[b], fo, to, params[b], h)) {
+        rb_freeze_body(b, pose_saved, start_pos, start_rot, pos, rot, lin, ang, flags);
+        frozen[b] = 1; // reported through `frozen`
         return;
     }
     lin[b] = rb_f4_from3(v, 0.0f);
@@ -58,24 +46,25 @@ RB_KERNEL void rb_zero_pseudo(int nb, RB_GLOBAL rb_float4 *plin, RB_GLOBAL rb_fl
 RB_KERNEL void rb_integrate_positions(int nb, float h, RB_GLOBAL uint *flags, RB_GLOBAL rb_float4 *pos,
                                      RB_GLOBAL rb_float4 *rot, RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang,
                                      RB_GLOBAL const rb_float4 *plin, RB_GLOBAL const rb_float4 *pang,
-                                     RB_GLOBAL int *frozen)
+                                     RB_GLOBAL int *frozen, int save_pose, RB_GLOBAL rb_float4 *start_pos,
+                                     RB_GLOBAL rb_float4 *start_rot)
 {
     int b = rb_thread_id();
     if (b >= nb)
         return;
+    if (save_pose) { // the first substep: the poses a freeze goes back to
+        start_pos[b] = pos[b];
+        start_rot[b] = rot[b];
+    }
     uint f = flags[b];
-    if ((f & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T || !(f & RB_BODY_AWAKE) || (f & RB_BODY_FROZEN) ||
-        !(f & RB_BODY_ALIVE))
+    if (!rb_integrates_position(f))
         return;
     rb_float3 v = rb_xyz(lin[b]), w = rb_xyz(ang[b]);
     rb_float3 new_pos = rb_xyz(pos[b]);
     rb_float4 new_q = rot[b];
-    rb_float3 pv = rb_add(v, rb_xyz(plin[b])), pw = rb_add(w, rb_xyz(pang[b]));
-    rb_integrate_position(&new_pos, &new_q, pv, pw, h);
-    int finite = rb_is_finite3(new_pos) && rb_is_finite3(v) && rb_is_finite3(w) &&
-                 rb_is_finite3(rb_f3(new_q.x, new_q.y, new_q.z)) && (new_q.w - new_q.w) == 0.0f;
-    if (!finite) {
-        rb_freeze_body(b, f, flags, lin, ang, frozen);
+    if (!rb_body_integrate_position(&new_pos, &new_q, v, w, rb_add(v, rb_xyz(plin[b])), rb_add(w, rb_xyz(pang[b])), h)) {
+        rb_freeze_body(b, 1, start_pos, start_rot, pos, rot, lin, ang, flags);
+        frozen[b] = 1;
         return;
     }
     pos[b] = rb_f4_from3(new_pos, 0.0f);

@@ -36,5 +36,5 @@ RB_KERNEL void rb_shock_level(int lo, int n, int position, rb_solve_args sa, RB_
     st.bias_factor = sa.bias_factor;
     st.slop = sa.slop;
     st.max_push = sa.max_push;
-    rb_shock_body(lo + i, position, st, support_start, supports, cons, points, flags, RB_BODY_FROZEN, lin, ang);
+    rb_shock_body(lo + i, position, st, support_start, supports, cons, points, flags, lin, ang);
 }

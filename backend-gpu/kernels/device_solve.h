@@ -1,64 +1,62 @@
 // solve_contacts: the `batched` solver (projected Gauss-Seidel, one launch per colour; a colour holds
 // no dynamic body twice, so its constraints run in parallel without races) and the `split` solver
 // (projected Jacobi with mass splitting: a launch over the blocks, then a launch over the bodies).
-// Same per-constraint code as backend-cpu/contact_solver_batched.c and contact_solver_split.c.
+// The per-constraint glue (load, apply, store; the impulses' store) is core/kernels/contact_apply.h,
+// as on the CPU (backend-cpu/contact_solver_batched.c).
 
 typedef struct rb_solve_args {
     float inv_h, bias_factor, slop, max_push, restitution_threshold;
 } rb_solve_args;
 
-RB_FN rb_float3 rb_load_vel(RB_GLOBAL const rb_float4 *v, int b)
+RB_FN rb_solve_settings rb_solve_settings_of(rb_solve_args sa)
 {
-    return b >= 0 ? rb_xyz(v[b]) : rb_f3(0.0f, 0.0f, 0.0f);
-}
-
-// Runs `op` on constraint i against the velocities (va..wb), in place; updates its points.
-RB_FN void rb_apply_op(int op, RB_GLOBAL const rb_contact_constraint *cons, RB_GLOBAL rb_contact_point *points, int i,
-                       rb_solve_args sa, rb_float3 *va, rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
-{
-    rb_contact_constraint k = cons[i];
-    rb_contact_point pts[RB_MAX_MANIFOLD_POINTS];
-    for (int p = 0; p < k.count; ++p)
-        pts[p] = points[k.first_point + p];
     rb_solve_settings st;
     st.inv_h = sa.inv_h;
     st.bias_factor = sa.bias_factor;
     st.slop = sa.slop;
     st.max_push = sa.max_push;
-    if (op == RB_OP_MEASURE)
-        rb_contact_measure(&k, pts, *va, *wa, *vb, *wb);
-    else if (op == RB_OP_WARM_START)
-        rb_contact_warm_start(&k, pts, va, wa, vb, wb);
-    else if (op == RB_OP_SOLVE)
-        rb_contact_solve(&k, pts, st, va, wa, vb, wb);
-    else if (op == RB_OP_RESTITUTION)
-        rb_contact_restitution(&k, pts, sa.restitution_threshold, st.slop, va, wa, vb, wb);
-    else
-        rb_contact_solve_position(&k, pts, st, va, wa, vb, wb);
-    if (op == RB_OP_WARM_START)
-        return; // reads the points only
-    for (int p = 0; p < k.count; ++p)
-        points[k.first_point + p] = pts[p];
+    return st;
 }
 
+// The kernels work on a private copy of constraint i and its points (core/kernels/ functions take
+// private pointers), and write the points back after any operation but the warm start, which only
+// reads them.
+RB_FN rb_contact_constraint rb_load_constraint(RB_GLOBAL const rb_contact_constraint *cons,
+                                               RB_GLOBAL const rb_contact_point *points, int i, rb_contact_point *pts)
+{
+    rb_contact_constraint k = cons[i];
+    for (int p = 0; p < k.count; ++p)
+        pts[p] = points[k.first_point + p];
+    return k;
+}
+RB_FN void rb_store_points(int op, const rb_contact_constraint *k, const rb_contact_point *pts,
+                           RB_GLOBAL rb_contact_point *points)
+{
+    if (op == RB_OP_WARM_START)
+        return;
+    for (int p = 0; p < k->count; ++p)
+        points[k->first_point + p] = pts[p];
+}
+
+// rb_contact_apply on constraint i against the velocities (va..wb), in place.
+RB_FN void rb_apply_op(int op, RB_GLOBAL const rb_contact_constraint *cons, RB_GLOBAL rb_contact_point *points, int i,
+                       rb_solve_args sa, rb_float3 *va, rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
+{
+    rb_contact_point pts[RB_MAX_MANIFOLD_POINTS];
+    rb_contact_constraint k = rb_load_constraint(cons, points, i, pts);
+    rb_contact_apply(op, &k, pts, rb_solve_settings_of(sa), sa.restitution_threshold, va, wa, vb, wb);
+    rb_store_points(op, &k, pts, points);
+}
+
+// Load, apply, store (rb_contact_apply_to_bodies) for constraint i.
 RB_FN void rb_solve_one(int op, int i, rb_solve_args sa, RB_GLOBAL const rb_contact_constraint *cons,
                         RB_GLOBAL rb_contact_point *points, RB_GLOBAL const uint *flags, RB_GLOBAL rb_float4 *lin,
                         RB_GLOBAL rb_float4 *ang)
 {
-    int a = cons[i].body_a, b = cons[i].body_b;
-    rb_float3 va = rb_load_vel(lin, a), wa = rb_load_vel(ang, a), vb = rb_load_vel(lin, b), wb = rb_load_vel(ang, b);
-    rb_apply_op(op, cons, points, i, sa, &va, &wa, &vb, &wb);
-    if (op == RB_OP_MEASURE)
-        return;
-    // only dynamic bodies take impulses; kinematic, static and frozen ones are read-only
-    if (rb_takes_impulses(flags, a)) {
-        lin[a] = rb_f4_from3(va, 0.0f);
-        ang[a] = rb_f4_from3(wa, 0.0f);
-    }
-    if (rb_takes_impulses(flags, b)) {
-        lin[b] = rb_f4_from3(vb, 0.0f);
-        ang[b] = rb_f4_from3(wb, 0.0f);
-    }
+    rb_contact_point pts[RB_MAX_MANIFOLD_POINTS];
+    rb_contact_constraint k = rb_load_constraint(cons, points, i, pts);
+    rb_contact_apply_to_bodies(op, &k, pts, rb_solve_settings_of(sa), sa.restitution_threshold, flags, lin, ang);
+    rb_store_points(op, &k, pts, points);
 }
 
 // Constraints [lo, lo + n) of one colour, in parallel. The position pass works on the pseudo velocities.
@@ -90,14 +88,7 @@ RB_KERNEL void rb_store_impulses(int nm, float inv_h, float slop, RB_GLOBAL cons
     int j = rb_thread_id();
     if (j >= nm)
         return;
-    int dst = color_order[j];
-    int first = cons[j].first_point;
-    for (int p = 0; p < cons[j].count; ++p) {
-        rb_contact_point pt = points[first + p];
-        m[dst].normal_impulse[p] = pt.n.impulse;
-        m[dst].friction_impulse[p] = rb_contact_friction_impulse(&pt);
-        m[dst].carried_impact[p] = rb_contact_impact_speed(&pt, inv_h, slop);
-    }
+    rb_contact_store_impulses(&m[color_order[j]], &points[cons[j].first_point], cons[j].count, inv_h, slop);
 }
 
 // ---- split solver

@@ -2,6 +2,7 @@
 #ifndef RB_KERNELS_INTEGRATE_H
 #define RB_KERNELS_INTEGRATE_H
 
+#include "body_flags.h"
 #include "vec_math.h"
 
 RB_FN rb_mat3 rb_skew(rb_float3 a)
@@ -58,6 +59,47 @@ RB_FN void rb_integrate_position(rb_float3 *p, rb_float4 *q, rb_float3 v, rb_flo
 {
     *p = rb_mad(*p, h, v);
     *q = rb_quat_integrate(*q, w, h);
+}
+
+// integrate_velocities for one body, from its stored state (inertia: the body-frame tensor as stored,
+// diagonal and off-diagonal). Returns whether the new velocities are finite: a body whose state went
+// non-finite is frozen by the caller, never passed on to its neighbours (DESIGN.md §11).
+RB_FN int rb_body_integrate_velocity(rb_float3 *v, rb_float3 *w, rb_float3 gravity, float inv_mass,
+                                     rb_mat3 inv_inertia_world, rb_float4 inertia_diag, rb_float4 inertia_offdiag,
+                                     rb_float4 q, rb_float3 force, rb_float3 torque, rb_float4 params, float h)
+{
+    rb_mat3 inertia = rb_mat3_symmetric(rb_xyz(inertia_diag), rb_xyz(inertia_offdiag));
+    rb_integrate_velocity(v, w, gravity, inv_mass, inv_inertia_world, inertia, q, force, torque, params, h);
+    return rb_is_finite3(*v) && rb_is_finite3(*w);
+}
+
+// A body whose state went non-finite is stopped and taken out of the simulation until the application
+// resets it (rb_frozen_flags), and goes back to its pose at the start of the step (the API's promise)
+// when that was saved: with substeps, or with the sequential solver's order (positions move first), it
+// may have moved since. The pose is saved by the first substep's integrate_positions; before that
+// nothing has moved.
+RB_FN void rb_freeze_body(int b, int pose_saved, RB_GLOBAL const rb_float4 *start_pos,
+                          RB_GLOBAL const rb_float4 *start_rot, RB_GLOBAL rb_float4 *pos, RB_GLOBAL rb_float4 *rot,
+                          RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang, RB_GLOBAL unsigned int *flags)
+{
+    if (pose_saved) {
+        pos[b] = start_pos[b];
+        rot[b] = start_rot[b];
+    }
+    lin[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+    ang[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+    flags[b] = rb_frozen_flags(flags[b]);
+}
+
+// integrate_positions for one body: moved by (move_v, move_w), its velocities plus whatever the solver
+// adds for this substep (the split-impulse pseudo velocities). Returns whether the new pose and the
+// velocities (v, w) are finite; if not, the caller freezes the body and leaves its pose as it was.
+RB_FN int rb_body_integrate_position(rb_float3 *pos, rb_float4 *q, rb_float3 v, rb_float3 w, rb_float3 move_v,
+                                     rb_float3 move_w, float h)
+{
+    rb_integrate_position(pos, q, move_v, move_w, h);
+    return rb_is_finite3(*pos) && rb_is_finite3(v) && rb_is_finite3(w) && rb_is_finite3(rb_f3(q->x, q->y, q->z)) &&
+           (q->w - q->w) == 0.0f;
 }
 
 #endif

@@ -12,7 +12,7 @@
 #ifndef RB_KERNELS_SHOCK_LEVELS_H
 #define RB_KERNELS_SHOCK_LEVELS_H
 
-#include "contact_solver.h"
+#include "contact_apply.h"
 
 // cos 60°: steeper normals do not carry (a box leaning on a wall is not supported by it)
 #define RB_SHOCK_SUPPORT_COS 0.5f
@@ -146,19 +146,14 @@ RB_FN int rb_shock_build_levels(int nb, int n, RB_GLOBAL const rb_contact_constr
 // Supports swept together (a body with more is taken in groups of this many).
 #define RB_SHOCK_GROUP 8
 
-RB_FN rb_float3 rb_shock_load(RB_GLOBAL const rb_float4 *v, int b)
-{
-    return b >= 0 ? rb_xyz(v[b]) : rb_f3(0.0f, 0.0f, 0.0f);
-}
-
 // The rigid solvers' shock pass (rb_contact_solve_shock_rigid) for the levelled body order[i]: its
 // supports, swept together so that it settles on all of them rather than on the last. `position`:
-// the split-impulse pass on the pseudo velocities (lin, ang are then those). A body whose flags have
-// `frozen_flag` (a non-finite state restored) is read, never written.
+// the split-impulse pass on the pseudo velocities (lin, ang are then those). Only a body that takes
+// impulses (rb_takes_impulses: not frozen) is written.
 RB_FN void rb_shock_body(int i, int position, rb_solve_settings st, RB_GLOBAL const int *support_start,
                          RB_GLOBAL const int *supports, RB_GLOBAL const rb_contact_constraint *cons,
                          RB_GLOBAL const rb_contact_point *points, RB_GLOBAL const unsigned int *flags,
-                         unsigned int frozen_flag, RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang)
+                         RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang)
 {
     int first = support_start[i], end = support_start[i + 1];
     for (int g = first; g < end; g += RB_SHOCK_GROUP) {
@@ -176,10 +171,10 @@ RB_FN void rb_shock_body(int i, int position, rb_solve_settings st, RB_GLOBAL co
                 for (int p = 0; p < k.count; ++p)
                     pts[p] = points[k.first_point + p];
                 int m = fixed_a ? k.body_b : k.body_a; // the carried body (it has mass)
-                if (flags[m] & frozen_flag)
+                if (!rb_takes_impulses(flags, m))
                     return;
-                rb_float3 va = rb_shock_load(lin, k.body_a), wa = rb_shock_load(ang, k.body_a);
-                rb_float3 vb = rb_shock_load(lin, k.body_b), wb = rb_shock_load(ang, k.body_b);
+                rb_float3 va = rb_load_vel(lin, k.body_a), wa = rb_load_vel(ang, k.body_a);
+                rb_float3 vb = rb_load_vel(lin, k.body_b), wb = rb_load_vel(ang, k.body_b);
                 change = rb_maxf(change, rb_contact_solve_shock_rigid(&k, pts, st, position, fixed_a, &acc[e - g], &va,
                                                                       &wa, &vb, &wb));
                 lin[m] = rb_f4_from3(fixed_a ? vb : va, 0.0f);

@@ -1,9 +1,13 @@
 // Calls every function family of core/kernels/ from an OpenCL kernel, so that the shared physics
 // headers are checked to compile as OpenCL C 1.2 (and, with the CUDA wrapper, as CUDA C). Compiled
 // by tests/check_kernels_portable.sh; never run.
+#include "body_flags.h"
+#include "bounds.h"
 #include "collide.h"
 #include "constraint_graph.h"
 #include "constraint_prepare.h"
+#include "contact_apply.h"
+#include "contact_manifold.h"
 #include "contact_sequential.h"
 #include "contact_persistence.h"
 #include "contact_solver.h"
@@ -11,6 +15,8 @@
 #include "contact_solver_split.h"
 #include "integrate.h"
 #include "mass_properties.h"
+#include "narrow_phase.h"
+#include "pair.h"
 #include "raycast.h"
 #include "shock_levels.h"
 #include "rest_timer.h"
@@ -76,5 +82,34 @@ __kernel void graph(__global rb_constraint_edge *e, __global unsigned int *flags
   sh.level_start = ints + 4 * n; sh.support_start = ints + 5 * n; sh.supports = ints + 6 * n;
   int bodies, levels = rb_shock_build_levels(n, n, cons, gp, rb_f3(0, 1, 0), sh, &bodies);
   rb_solve_settings st; st.inv_h = 60.0f; st.bias_factor = 0.2f; st.slop = 0.0005f; st.max_push = 3.0f;
-  rb_shock_body(levels, bodies & 1, st, ints, ints + n, cons, gp, flags, RB_BODY_FROZEN, f4, f4 + n);
+  rb_shock_body(levels, bodies & 1, st, ints, ints + n, cons, gp, flags, f4, f4 + n);
+}
+
+// The per-element glue, which reads and writes the scene's arrays in global memory.
+__kernel void glue(__global int *ints, __global unsigned int *flags, __global rb_float4 *f4, __global rb_xform *xf,
+                   __global rb_mat3 *m3, __global rb_pair *pairs, __global rb_contact_manifold *cm,
+                   __global rb_contact_constraint *cons, __global rb_contact_point *cpts) {
+  int i = get_global_id(0);
+  m3[i] = rb_world_inv_inertia(flags[i], f4[0], f4[1], f4[2]);
+  rb_shape_update_bounds(i, 0.01f, 0.016f, ints, ints, f4, f4, f4, flags, f4, f4, f4, f4, f4, xf, f4, f4, f4);
+  pairs[i] = rb_pair_make(ints[i], ints[i + 1]);
+  ints[i] = rb_shapes_may_pair(i, i + 1, ints, flags, flags, 1) + rb_aabb_overlap(f4[0], f4[1], f4[2], f4[3]) +
+            rb_aabb_reaches_plane(f4[0], f4[1], f4[2]) + rb_pair_less(1, 2, 3, 4) + rb_integrates_velocity(flags[i]) +
+            rb_integrates_position(flags[i]) + (int)rb_frozen_flags(flags[i]) + rb_takes_impulses(flags, i) +
+            rb_shape_in_broad_phase(i, ints, flags);
+  rb_contact_manifold m;
+  ints[i + 1] = rb_narrow_phase_pair(&m, ints[0], ints[1], 0.01f, 0.016f, ints, ints, xf, f4, f4, f4, flags, f4, f4, f4,
+                                     rb_find_manifold(cm, 4, 1, 2) >= 0 ? &cm[0] : 0);
+  cm[i] = m;
+  rb_contact_constraint k = cons[i];
+  rb_contact_point pts[4];
+  for (int p = 0; p < 4; ++p) pts[p] = cpts[p];
+  rb_solve_settings st; st.inv_h = 60.0f; st.bias_factor = 0.2f; st.slop = 0.0005f; st.max_push = 3.0f;
+  rb_contact_apply_to_bodies(RB_OP_SOLVE, &k, pts, st, 1.0f, flags, f4, f4);
+  rb_contact_store_impulses(&cm[i], cpts, k.count, 60.0f, 0.0005f);
+  rb_float3 v = rb_load_vel(f4, i), w = v, p3 = v; rb_float4 q = f4[i];
+  ints[i + 2] = rb_body_integrate_velocity(&v, &w, v, 1.0f, m3[i], f4[0], f4[1], q, v, w, f4[2], 0.016f) +
+                rb_body_integrate_position(&p3, &q, v, w, v, w, 0.016f);
+  rb_store_vel(f4, f4, flags, i, v, w);
+  xf[i] = rb_body_origin(f4[0], q, f4[1]);
 }
