@@ -4,6 +4,7 @@
 //
 // As in the batched solver, a colour holds no dynamic body twice, so its manifolds are solved in
 // parallel without races and the result does not depend on the thread count.
+#include "contact_solver_wide.h"
 #include "cpu_context.h"
 #include "kernels/contact_soft.h"
 
@@ -78,8 +79,16 @@ static void apply_shock(rb_cpu_ctx *c, int j, int fixed_a, int use_bias, const s
     rb_float3 vb = b >= 0 ? rb_xyz(lin[b]) : zero, wb = b >= 0 ? rb_xyz(ang[b]) : zero;
     rb_float3 pa = a >= 0 ? rb_xyz(s->body_pos[a]) : zero, pb = b >= 0 ? rb_xyz(s->body_pos[b]) : zero;
     rb_float4 qa = a >= 0 ? s->body_rot[a] : id, qb = b >= 0 ? s->body_rot[b] : id;
-    rb_contact_solve_shock(k, &c->points[k->first_point], &sp->st, use_bias, fixed_a, pa, qa, pb, qb, &va, &wa, &vb,
-                           &wb);
+    const rb_contact_point *pts = &c->points[k->first_point];
+    // the accumulated normal impulses: in the lanes, except for the overflow batch's constraints
+    float acc[RB_MAX_MANIFOLD_POINTS];
+    const float *accumulated = rb_wide_normal_impulses(c, j, acc);
+    if (!accumulated) {
+        for (int i = 0; i < k->count; ++i)
+            acc[i] = pts[i].n.impulse;
+        accumulated = acc;
+    }
+    rb_contact_solve_shock(k, pts, accumulated, &sp->st, use_bias, fixed_a, pa, qa, pb, qb, &va, &wa, &vb, &wb);
     int m = fixed_a ? b : a; // the moving body: dynamic (shock_levels.c levels only bodies with mass)
     lin[m] = rb_f4_from3(fixed_a ? vb : va, 0.0f);
     ang[m] = rb_f4_from3(fixed_a ? wb : wa, 0.0f);
@@ -177,24 +186,32 @@ static rb_solver_body current_body(const rb_cpu_ctx *c, int b)
 // points between two moving bodies get rows at the current poses (rb_contact_refresh_point), so a
 // glancing hit keeps the angular momentum (|dL|/|L| 4e-3 without, 1e-6 with). Resting contacts move too
 // little in a frame for it to matter, and keep the frame's rows.
-static void refresh_closing_points(rb_cpu_ctx *c, float slop)
+int rb_soft_refresh_constraint(rb_cpu_ctx *c, int j, float slop)
 {
-    int n = c->manifold_count;
-#pragma omp for schedule(static)
-    for (int j = 0; j < n; ++j) {
-        const rb_contact_constraint *k = &c->constraints[j];
-        if (k->inv_mass_a == 0.0f || k->inv_mass_b == 0.0f)
-            continue;
-        rb_contact_point *pts = &c->points[k->first_point];
-        int any = 0;
-        for (int i = 0; i < k->count; ++i)
-            any |= pts[i].separation > slop;
-        if (!any)
-            continue;
-        rb_solver_body A = current_body(c, k->body_a), B = current_body(c, k->body_b);
-        for (int i = 0; i < k->count; ++i)
-            if (pts[i].separation > slop)
-                rb_contact_refresh_point(k, &pts[i], &A, &B);
+    const rb_contact_constraint *k = &c->constraints[j];
+    if (k->inv_mass_a == 0.0f || k->inv_mass_b == 0.0f)
+        return 0;
+    rb_contact_point *pts = &c->points[k->first_point];
+    int any = 0;
+    for (int i = 0; i < k->count; ++i)
+        any |= pts[i].separation > slop;
+    if (!any)
+        return 0;
+    rb_solver_body A = current_body(c, k->body_a), B = current_body(c, k->body_b);
+    for (int i = 0; i < k->count; ++i)
+        if (pts[i].separation > slop)
+            rb_contact_refresh_point(k, &pts[i], &A, &B);
+    return 1;
+}
+
+// The overflow batch: constraints that found every colour taken, by one thread, in c->points.
+static void sweep_overflow(rb_cpu_ctx *c, int op, const soft_pass *sp)
+{
+    int lo = c->color_start[RB_MAX_COLORS], hi = c->color_start[RB_MAX_COLORS + 1];
+    if (hi > lo) {
+#pragma omp single
+        for (int i = lo; i < hi; ++i)
+            apply(c, &c->constraints[i], op, sp);
     }
 }
 
@@ -207,12 +224,17 @@ static void sweep(rb_cpu_ctx *c, int op, const soft_pass *sp)
         for (int i = lo; i < hi; ++i)
             apply(c, &c->constraints[i], op, sp);
     }
-    int lo = c->color_start[RB_MAX_COLORS], hi = c->color_start[RB_MAX_COLORS + 1];
-    if (hi > lo) {
-#pragma omp single
-        for (int i = lo; i < hi; ++i)
-            apply(c, &c->constraints[i], op, sp);
-    }
+    sweep_overflow(c, op, sp);
+}
+
+// The same with the colours in lanes (contact_solver_wide.c): the overflow batch stays scalar.
+static void sweep_wide(rb_cpu_ctx *c, int op, const soft_pass *sp)
+{
+    if (op == OP_WARM_START)
+        rb_wide_warm_start(c);
+    else
+        rb_wide_solve(c, &sp->st, op == OP_SOLVE);
+    sweep_overflow(c, op, sp);
 }
 
 rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
@@ -242,22 +264,29 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
         if (!rb_cpu_reserve((void **)&c->impact, &c->impact_cap, IMPACT_MAX_POINTS, sizeof *c->impact))
             return RB_ERR_OUT_OF_MEMORY;
         impact_pass(c, &sp);
+        // the lanes hold the rows and impulses from here to the end of the frame
+        rb_status s = rb_wide_build(c);
+        if (s != RB_OK)
+            return s;
     }
 #pragma omp parallel num_threads(c->team)
     {
         switch (p->stage) {
         case RB_STAGE_SOLVE:
             if (p->substep > 0)
-                refresh_closing_points(c, sp.slop);
-            sweep(c, OP_WARM_START, &sp);
-            sweep(c, OP_SOLVE, &sp);
+                rb_wide_refresh(c, sp.slop);
+            else
+                rb_wide_fill(c);
+            sweep_wide(c, OP_WARM_START, &sp);
+            sweep_wide(c, OP_SOLVE, &sp);
             shock_pass(c, 1, &sp);
             break;
         case RB_STAGE_RELAX:
-            refresh_closing_points(c, sp.slop);
-            sweep(c, OP_RELAX, &sp);
+            rb_wide_refresh(c, sp.slop);
+            sweep_wide(c, OP_RELAX, &sp);
             break;
         default:
+            rb_wide_store(c);
             if (c->any_restitution)
                 sweep(c, OP_RESTITUTION, &sp);
             break;

@@ -146,6 +146,7 @@ typedef struct rb_cpu_ctx {
     int *impact, impact_cap;                         // candidate points of the impact pass
 
     struct rb_split_state *split; // the split solver's scratch (contact_solver_split.c), NULL until used
+    struct rb_wide_state *wide;   // the soft solver's lanes (contact_solver_wide.c), NULL until used
 
     struct rb_thread_team *thread_team; // sets `team` at each step (thread_team.c)
 } rb_cpu_ctx;

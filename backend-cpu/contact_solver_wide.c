@@ -1,0 +1,493 @@
+// The soft solver's passes over the colours, RB_WIDE_LANES manifolds at a time (Box2D v3's wide
+// solver). A colour holds no dynamic body twice, so its manifolds can share the lanes of one vector:
+// each lane reads and writes its own bodies only. Gauss-Seidel inside a manifold is a chain of
+// dependent operations (each point sees the velocities the previous one left), so the scalar code
+// waits on latency; four chains side by side fill the pipeline.
+//
+// Each lane does rb_contact_solve_soft's operations in its order, with the same early end per
+// manifold (a converged lane takes no more impulse while the others sweep on), so the result is the
+// scalar code's; the lanes are laid out by colour order alone, never by the thread count.
+//
+// The rows live here in structure-of-arrays form from the first substep's solve to the end of the
+// frame (rb_wide_build, rb_wide_fill); c->points keeps the rows for the shock pass and the refresh of
+// closing points, and gets the impulses back at the end of the frame (rb_wide_store).
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contact_solver_wide.h"
+
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
+// Four lanes: SSE2 on every x86-64, NEON on ARM. GCC's vector extensions keep the code portable.
+#define RB_WIDE_LANES 4
+
+typedef float rb_wf __attribute__((vector_size(4 * RB_WIDE_LANES)));
+typedef int32_t rb_wm __attribute__((vector_size(4 * RB_WIDE_LANES))); // lane masks: -1 true, 0 false
+
+typedef struct rb_wv {
+    rb_wf x, y, z;
+} rb_wv;
+
+typedef struct wide_row {
+    rb_wv ra_x, rb_x, ia_x, ib_x;
+    rb_wf mass, impulse;
+} wide_row;
+
+typedef struct wide_point {
+    wide_row n, t1, t2;
+    rb_wv tangent1, tangent2;
+    rb_wv local_a, local_b;
+    rb_wf separation, friction, max_normal_impulse;
+} wide_point;
+
+// RB_WIDE_LANES constraints of one colour; a lane past the colour's end has no bodies and no mass.
+typedef struct wide_constraint {
+    rb_wv normal;
+    rb_wf inv_mass_a, inv_mass_b;
+    rb_wm stiff;                   // against a static or kinematic body: soft_static
+    int body_a[RB_WIDE_LANES], body_b[RB_WIDE_LANES]; // -1: static or none
+    int constraint[RB_WIDE_LANES]; // index in c->constraints, -1: none
+    int count[RB_WIDE_LANES];
+    int first_point, point_count;  // in rb_wide_state.points; point_count: the lanes' largest count
+} wide_constraint;
+
+typedef struct rb_wide_state {
+    wide_constraint *groups;
+    size_t group_bytes;
+    wide_point *points;
+    size_t point_bytes;
+    int *slot; // per constraint: group * RB_WIDE_LANES + lane, -1: overflow batch
+    int slot_cap;
+    int group_start[RB_MAX_COLORS + 1]; // colour k: groups [group_start[k], group_start[k + 1])
+    int colors;
+} rb_wide_state;
+
+// ---- lane arithmetic: the scalar helpers of vec_math.h, operation for operation
+
+static inline rb_wf w_splat(float x) { return (rb_wf){0} + x; }
+static inline rb_wf w_select(rb_wm m, rb_wf a, rb_wf b) { return (rb_wf)(((rb_wm)a & m) | ((rb_wm)b & ~m)); }
+static inline rb_wf w_max(rb_wf a, rb_wf b) { return w_select(a > b, a, b); } // rb_maxf
+static inline rb_wf w_min(rb_wf a, rb_wf b) { return w_select(a < b, a, b); } // rb_minf
+static inline rb_wf w_abs(rb_wf a) { return (rb_wf)((rb_wm)a & 0x7fffffff); }
+static inline int w_any(rb_wm m)
+{
+    int any = 0;
+    for (int l = 0; l < RB_WIDE_LANES; ++l)
+        any |= m[l];
+    return any;
+}
+static inline rb_wf w_sqrt(rb_wf a)
+{
+#if defined(__SSE__) && RB_WIDE_LANES == 4
+    return (rb_wf)_mm_sqrt_ps((__m128)a); // correctly rounded, as sqrtf
+#else
+    for (int l = 0; l < RB_WIDE_LANES; ++l)
+        a[l] = sqrtf(a[l]);
+    return a;
+#endif
+}
+
+static inline rb_wv wv_add(rb_wv a, rb_wv b) { return (rb_wv){a.x + b.x, a.y + b.y, a.z + b.z}; }
+static inline rb_wv wv_sub(rb_wv a, rb_wv b) { return (rb_wv){a.x - b.x, a.y - b.y, a.z - b.z}; }
+static inline rb_wv wv_scale(rb_wv a, rb_wf s) { return (rb_wv){a.x * s, a.y * s, a.z * s}; }
+static inline rb_wv wv_mad(rb_wv a, rb_wf s, rb_wv b) { return (rb_wv){a.x + s * b.x, a.y + s * b.y, a.z + s * b.z}; }
+static inline rb_wf wv_dot(rb_wv a, rb_wv b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline rb_wv wv_cross(rb_wv a, rb_wv b)
+{
+    return (rb_wv){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+typedef struct rb_wq {
+    rb_wv u;
+    rb_wf w;
+} rb_wq;
+
+static inline rb_wv wq_rotate(rb_wq q, rb_wv v) // rb_rotate
+{
+    rb_wv t = wv_scale(wv_cross(q.u, v), w_splat(2.0f));
+    return wv_add(wv_add(v, wv_scale(t, q.w)), wv_cross(q.u, t));
+}
+
+// ---- lanes to and from the scalar layout
+
+static inline void lane_set(rb_wv *v, int l, rb_float3 s)
+{
+    v->x[l] = s.x;
+    v->y[l] = s.y;
+    v->z[l] = s.z;
+}
+
+static inline rb_float3 lane_get(const rb_wv *v, int l) { return rb_f3(v->x[l], v->y[l], v->z[l]); }
+
+static void lane_set_row(wide_row *w, int l, const rb_contact_row *r, int with_impulse)
+{
+    lane_set(&w->ra_x, l, r->ra_x);
+    lane_set(&w->rb_x, l, r->rb_x);
+    lane_set(&w->ia_x, l, r->ia_x);
+    lane_set(&w->ib_x, l, r->ib_x);
+    w->mass[l] = r->mass;
+    if (with_impulse)
+        w->impulse[l] = r->impulse;
+}
+
+// Body velocities of the lanes (zero for none), and their poses (the origin and no rotation for none:
+// the anchor of a static body is in world space, rb_contact_separation's convention).
+static inline rb_wv gather3(const rb_float4 *a, const int *idx)
+{
+    rb_wv r;
+    for (int l = 0; l < RB_WIDE_LANES; ++l) {
+        rb_float4 v = idx[l] >= 0 ? a[idx[l]] : rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
+        r.x[l] = v.x;
+        r.y[l] = v.y;
+        r.z[l] = v.z;
+    }
+    return r;
+}
+
+static inline rb_wq gather_rot(const rb_float4 *a, const int *idx)
+{
+    rb_wq r;
+    for (int l = 0; l < RB_WIDE_LANES; ++l) {
+        rb_float4 q = idx[l] >= 0 ? a[idx[l]] : rb_f4(0.0f, 0.0f, 0.0f, 1.0f);
+        r.u.x[l] = q.x;
+        r.u.y[l] = q.y;
+        r.u.z[l] = q.z;
+        r.w[l] = q.w;
+    }
+    return r;
+}
+
+// Only dynamic bodies take impulses; static ones, kinematic and frozen ones are read-only (store_pair).
+static inline void scatter(rb_scene *s, const int *idx, rb_wv v, rb_wv w)
+{
+    const uint32_t mask = RB_BODY_TYPE_MASK | RB_BODY_FROZEN;
+    for (int l = 0; l < RB_WIDE_LANES; ++l) {
+        int b = idx[l];
+        if (b >= 0 && (s->body_flags[b] & mask) == RB_BODY_DYNAMIC_T) {
+            s->body_lin_vel[b] = rb_f4(v.x[l], v.y[l], v.z[l], 0.0f);
+            s->body_ang_vel[b] = rb_f4(w.x[l], w.y[l], w.z[l], 0.0f);
+        }
+    }
+}
+
+// ---- layout
+
+static int reserve_aligned(void **p, size_t *bytes, size_t need)
+{
+    if (need <= *bytes)
+        return 1;
+    size_t cap = need + need / 2;
+    cap = (cap + 63) & ~(size_t)63;
+    void *q = aligned_alloc(64, cap);
+    if (!q)
+        return 0;
+    free(*p);
+    *p = q;
+    *bytes = cap;
+    return 1;
+}
+
+rb_status rb_wide_build(rb_cpu_ctx *c)
+{
+    if (!c->wide && !(c->wide = calloc(1, sizeof *c->wide)))
+        return RB_ERR_OUT_OF_MEMORY;
+    rb_wide_state *w = c->wide;
+    int n = c->manifold_count;
+    if (!rb_cpu_reserve((void **)&w->slot, &w->slot_cap, n, sizeof *w->slot))
+        return RB_ERR_OUT_OF_MEMORY;
+    int groups = 0;
+    w->colors = c->color_count;
+    for (int k = 0; k < c->color_count; ++k) {
+        w->group_start[k] = groups;
+        groups += (c->color_start[k + 1] - c->color_start[k] + RB_WIDE_LANES - 1) / RB_WIDE_LANES;
+    }
+    w->group_start[c->color_count] = groups;
+    if (!reserve_aligned((void **)&w->groups, &w->group_bytes, sizeof *w->groups * (size_t)(groups + 1)))
+        return RB_ERR_OUT_OF_MEMORY;
+    int points = 0;
+    for (int k = 0; k < c->color_count; ++k) {
+        int lo = c->color_start[k], hi = c->color_start[k + 1];
+        for (int g = w->group_start[k]; g < w->group_start[k + 1]; ++g) {
+            wide_constraint *wc = &w->groups[g];
+            int first = lo + (g - w->group_start[k]) * RB_WIDE_LANES, most = 0;
+            for (int l = 0; l < RB_WIDE_LANES; ++l) {
+                int j = first + l < hi ? first + l : -1;
+                wc->constraint[l] = j;
+                if (j >= 0) {
+                    w->slot[j] = g * RB_WIDE_LANES + l;
+                    most = rb_maxi(most, c->constraints[j].count);
+                }
+            }
+            wc->first_point = points;
+            wc->point_count = most;
+            points += most;
+        }
+    }
+    for (int j = c->color_start[RB_MAX_COLORS]; j < c->color_start[RB_MAX_COLORS + 1]; ++j)
+        w->slot[j] = -1;
+    if (!reserve_aligned((void **)&w->points, &w->point_bytes, sizeof *w->points * (size_t)(points + 1)))
+        return RB_ERR_OUT_OF_MEMORY;
+    return RB_OK;
+}
+
+void rb_wide_fill(rb_cpu_ctx *c)
+{
+    rb_wide_state *w = c->wide;
+    int groups = w->group_start[w->colors];
+#pragma omp for schedule(static)
+    for (int g = 0; g < groups; ++g) {
+        wide_constraint *wc = &w->groups[g];
+        wide_point *wp = &w->points[wc->first_point];
+        memset(wp, 0, sizeof *wp * (size_t)wc->point_count);
+        rb_wv zero = {w_splat(0.0f), w_splat(0.0f), w_splat(0.0f)};
+        wc->normal = zero;
+        wc->inv_mass_a = wc->inv_mass_b = w_splat(0.0f);
+        for (int l = 0; l < RB_WIDE_LANES; ++l) {
+            int j = wc->constraint[l];
+            wc->body_a[l] = wc->body_b[l] = -1;
+            wc->count[l] = 0;
+            wc->stiff[l] = 0;
+            if (j < 0)
+                continue;
+            const rb_contact_constraint *k = &c->constraints[j];
+            wc->body_a[l] = k->body_a;
+            wc->body_b[l] = k->body_b;
+            wc->count[l] = k->count;
+            lane_set(&wc->normal, l, k->normal);
+            wc->inv_mass_a[l] = k->inv_mass_a;
+            wc->inv_mass_b[l] = k->inv_mass_b;
+            wc->stiff[l] = (k->inv_mass_a == 0.0f || k->inv_mass_b == 0.0f) ? -1 : 0;
+            const rb_contact_point *pts = &c->points[k->first_point];
+            for (int i = 0; i < k->count; ++i) {
+                const rb_contact_point *p = &pts[i];
+                wide_point *q = &wp[i];
+                lane_set_row(&q->n, l, &p->n, 1);
+                lane_set_row(&q->t1, l, &p->t1, 1);
+                lane_set_row(&q->t2, l, &p->t2, 1);
+                lane_set(&q->tangent1, l, p->tangent1);
+                lane_set(&q->tangent2, l, p->tangent2);
+                lane_set(&q->local_a, l, p->local_a);
+                lane_set(&q->local_b, l, p->local_b);
+                q->separation[l] = p->separation;
+                q->friction[l] = p->friction;
+                q->max_normal_impulse[l] = p->max_normal_impulse;
+            }
+        }
+    }
+}
+
+static void reload_rows(rb_cpu_ctx *c, int j)
+{
+    rb_wide_state *w = c->wide;
+    int slot = w->slot[j];
+    if (slot < 0)
+        return;
+    const wide_constraint *wc = &w->groups[slot / RB_WIDE_LANES];
+    int l = slot % RB_WIDE_LANES;
+    const rb_contact_constraint *k = &c->constraints[j];
+    for (int i = 0; i < k->count; ++i) {
+        const rb_contact_point *p = &c->points[k->first_point + i];
+        wide_point *q = &w->points[wc->first_point + i];
+        lane_set_row(&q->n, l, &p->n, 0);
+        lane_set_row(&q->t1, l, &p->t1, 0);
+        lane_set_row(&q->t2, l, &p->t2, 0);
+    }
+}
+
+void rb_wide_refresh(rb_cpu_ctx *c, float slop)
+{
+    rb_wide_state *w = c->wide;
+    int groups = w->group_start[w->colors];
+#pragma omp for schedule(static) nowait
+    for (int g = 0; g < groups; ++g)
+        for (int l = 0; l < RB_WIDE_LANES; ++l) {
+            int j = w->groups[g].constraint[l];
+            if (j >= 0 && rb_soft_refresh_constraint(c, j, slop))
+                reload_rows(c, j);
+        }
+    int lo = c->color_start[RB_MAX_COLORS], hi = c->color_start[RB_MAX_COLORS + 1];
+#pragma omp for schedule(static)
+    for (int j = lo; j < hi; ++j)
+        rb_soft_refresh_constraint(c, j, slop);
+}
+
+const float *rb_wide_normal_impulses(const rb_cpu_ctx *c, int j, float *out)
+{
+    const rb_wide_state *w = c->wide;
+    int slot = w->slot[j];
+    if (slot < 0)
+        return NULL;
+    const wide_constraint *wc = &w->groups[slot / RB_WIDE_LANES];
+    int l = slot % RB_WIDE_LANES;
+    for (int i = 0; i < c->constraints[j].count; ++i)
+        out[i] = w->points[wc->first_point + i].n.impulse[l];
+    return out;
+}
+
+void rb_wide_store(rb_cpu_ctx *c)
+{
+    rb_wide_state *w = c->wide;
+    int groups = w->group_start[w->colors];
+#pragma omp for schedule(static)
+    for (int g = 0; g < groups; ++g) {
+        const wide_constraint *wc = &w->groups[g];
+        for (int l = 0; l < RB_WIDE_LANES; ++l) {
+            int j = wc->constraint[l];
+            if (j < 0)
+                continue;
+            const rb_contact_constraint *k = &c->constraints[j];
+            for (int i = 0; i < k->count; ++i) {
+                rb_contact_point *p = &c->points[k->first_point + i];
+                const wide_point *q = &w->points[wc->first_point + i];
+                p->n.impulse = q->n.impulse[l];
+                p->t1.impulse = q->t1.impulse[l];
+                p->t2.impulse = q->t2.impulse[l];
+                p->max_normal_impulse = q->max_normal_impulse[l];
+            }
+        }
+    }
+}
+
+void rb_wide_free(rb_wide_state *w)
+{
+    if (!w)
+        return;
+    free(w->groups);
+    free(w->points);
+    free(w->slot);
+    free(w);
+}
+
+// ---- the passes
+
+typedef struct wide_bodies {
+    rb_wv va, wa, vb, wb;
+} wide_bodies;
+
+// rb_contact_row_velocity
+static inline rb_wf row_velocity(const wide_row *r, rb_wv d, const wide_bodies *b)
+{
+    return wv_dot(wv_sub(b->vb, b->va), d) + wv_dot(b->wb, r->rb_x) - wv_dot(b->wa, r->ra_x);
+}
+
+// rb_contact_row_apply
+static inline void row_apply(const wide_row *r, rb_wv d, rb_wf lambda, rb_wf ima, rb_wf imb, wide_bodies *b)
+{
+    b->va = wv_mad(b->va, -ima * lambda, d);
+    b->wa = wv_mad(b->wa, -lambda, r->ia_x);
+    b->vb = wv_mad(b->vb, imb * lambda, d);
+    b->wb = wv_mad(b->wb, lambda, r->ib_x);
+}
+
+static void warm_start_group(rb_cpu_ctx *c, const wide_constraint *wc)
+{
+    rb_scene *s = c->scene;
+    wide_bodies b = {gather3(s->body_lin_vel, wc->body_a), gather3(s->body_ang_vel, wc->body_a),
+                     gather3(s->body_lin_vel, wc->body_b), gather3(s->body_ang_vel, wc->body_b)};
+    const wide_point *pts = &c->wide->points[wc->first_point];
+    rb_wf ima = wc->inv_mass_a, imb = wc->inv_mass_b;
+    for (int i = 0; i < wc->point_count; ++i) { // rb_contact_warm_start
+        const wide_point *p = &pts[i];
+        row_apply(&p->n, wc->normal, p->n.impulse, ima, imb, &b);
+        row_apply(&p->t1, p->tangent1, p->t1.impulse, ima, imb, &b);
+        row_apply(&p->t2, p->tangent2, p->t2.impulse, ima, imb, &b);
+    }
+    scatter(s, wc->body_a, b.va, b.wa);
+    scatter(s, wc->body_b, b.vb, b.wb);
+}
+
+// rb_contact_solve_soft, lane by lane
+static void solve_group(rb_cpu_ctx *c, const wide_constraint *wc, const rb_soft_settings *st, int use_bias)
+{
+    rb_scene *s = c->scene;
+    wide_bodies b = {gather3(s->body_lin_vel, wc->body_a), gather3(s->body_ang_vel, wc->body_a),
+                     gather3(s->body_lin_vel, wc->body_b), gather3(s->body_ang_vel, wc->body_b)};
+    rb_wv pa = gather3(s->body_pos, wc->body_a), pb = gather3(s->body_pos, wc->body_b);
+    rb_wq qa = gather_rot(s->body_rot, wc->body_a), qb = gather_rot(s->body_rot, wc->body_b);
+    wide_point *pts = &c->wide->points[wc->first_point];
+    rb_wf ima = wc->inv_mass_a, imb = wc->inv_mass_b;
+    rb_wv normal = wc->normal;
+    rb_wf bias_rate = w_select(wc->stiff, w_splat(st->soft_static.bias_rate), w_splat(st->soft.bias_rate));
+    rb_wf soft_scale = w_select(wc->stiff, w_splat(st->soft_static.mass_scale), w_splat(st->soft.mass_scale));
+    rb_wf soft_leak = w_select(wc->stiff, w_splat(st->soft_static.impulse_scale), w_splat(st->soft.impulse_scale));
+    rb_wf zero = w_splat(0.0f), one = w_splat(1.0f);
+    rb_wf bias_of[RB_MAX_MANIFOLD_POINTS], scale_of[RB_MAX_MANIFOLD_POINTS], leak_of[RB_MAX_MANIFOLD_POINTS];
+    int np = wc->point_count;
+    for (int i = 0; i < np; ++i) {
+        const wide_point *p = &pts[i];
+        // rb_contact_separation
+        rb_wv xa = wv_add(pa, wq_rotate(qa, p->local_a)), xb = wv_add(pb, wq_rotate(qb, p->local_b));
+        rb_wf sep = p->separation + wv_dot(wv_sub(xb, xa), normal);
+        rb_wm speculative = sep > zero;
+        rb_wf biased = w_max(bias_rate * w_min(sep + st->slop, zero), w_splat(-st->max_push));
+        bias_of[i] = w_select(speculative, sep * st->inv_h, use_bias ? biased : zero);
+        scale_of[i] = use_bias ? w_select(speculative, one, soft_scale) : one;
+        leak_of[i] = use_bias ? w_select(speculative, zero, soft_leak) : zero;
+    }
+    rb_wm active = (rb_wm){0} - 1;
+    for (int sweep = 0; sweep < st->sweeps; ++sweep) {
+        rb_wf change = zero;
+        for (int i = 0; i < np; ++i) {
+            wide_point *p = &pts[i];
+            rb_wf vn = row_velocity(&p->n, normal, &b);
+            rb_wf lambda = -p->n.mass * scale_of[i] * (vn + bias_of[i]) - leak_of[i] * p->n.impulse;
+            rb_wf total = w_select(active, w_max(p->n.impulse + lambda, zero), p->n.impulse);
+            lambda = total - p->n.impulse;
+            p->n.impulse = total;
+            p->max_normal_impulse = w_max(p->max_normal_impulse, total);
+            row_apply(&p->n, normal, lambda, ima, imb, &b);
+            change = w_max(change, w_select(p->n.mass > zero, w_abs(lambda) / p->n.mass, zero));
+        }
+        // a lane whose manifold has converged takes no more impulse (the scalar code's break)
+        active &= ~(change < w_splat(RB_SOFT_CONVERGED));
+        if (!w_any(active))
+            break;
+    }
+    for (int i = 0; i < np; ++i) { // rb_contact_solve_friction
+        wide_point *p = &pts[i];
+        rb_wf limit = p->friction * p->n.impulse;
+        rb_wf v1 = row_velocity(&p->t1, p->tangent1, &b);
+        rb_wf v2 = row_velocity(&p->t2, p->tangent2, &b);
+        rb_wf new1 = p->t1.impulse - p->t1.mass * v1;
+        rb_wf new2 = p->t2.impulse - p->t2.mass * v2;
+        rb_wf len2 = new1 * new1 + new2 * new2;
+        rb_wm over = len2 > limit * limit;
+        if (w_any(over)) {
+            rb_wf scale = w_select(over, limit / w_sqrt(w_select(over, len2, one)), one);
+            new1 = w_select(over, new1 * scale, new1);
+            new2 = w_select(over, new2 * scale, new2);
+        }
+        rb_wf d1 = new1 - p->t1.impulse, d2 = new2 - p->t2.impulse;
+        p->t1.impulse = new1;
+        p->t2.impulse = new2;
+        row_apply(&p->t1, p->tangent1, d1, ima, imb, &b);
+        row_apply(&p->t2, p->tangent2, d2, ima, imb, &b);
+    }
+    scatter(s, wc->body_a, b.va, b.wa);
+    scatter(s, wc->body_b, b.vb, b.wb);
+}
+
+void rb_wide_warm_start(rb_cpu_ctx *c)
+{
+    rb_wide_state *w = c->wide;
+    for (int k = 0; k < w->colors; ++k) {
+        int lo = w->group_start[k], hi = w->group_start[k + 1];
+#pragma omp for schedule(static)
+        for (int g = lo; g < hi; ++g)
+            warm_start_group(c, &w->groups[g]);
+    }
+}
+
+void rb_wide_solve(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias)
+{
+    rb_wide_state *w = c->wide;
+    for (int k = 0; k < w->colors; ++k) {
+        int lo = w->group_start[k], hi = w->group_start[k + 1];
+#pragma omp for schedule(static)
+        for (int g = lo; g < hi; ++g)
+            solve_group(c, &w->groups[g], st, use_bias);
+    }
+}
