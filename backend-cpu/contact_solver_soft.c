@@ -79,15 +79,10 @@ static void apply_shock(rb_cpu_ctx *c, int j, int fixed_a, int use_bias, const s
     rb_float3 vb = b >= 0 ? rb_xyz(lin[b]) : zero, wb = b >= 0 ? rb_xyz(ang[b]) : zero;
     rb_float3 pa = a >= 0 ? rb_xyz(s->body_pos[a]) : zero, pb = b >= 0 ? rb_xyz(s->body_pos[b]) : zero;
     rb_float4 qa = a >= 0 ? s->body_rot[a] : id, qb = b >= 0 ? s->body_rot[b] : id;
-    const rb_contact_point *pts = &c->points[k->first_point];
-    // the accumulated normal impulses: in the lanes, except for the overflow batch's constraints
-    float acc[RB_MAX_MANIFOLD_POINTS];
-    const float *accumulated = rb_wide_normal_impulses(c, j, acc);
-    if (!accumulated) {
-        for (int i = 0; i < k->count; ++i)
-            acc[i] = pts[i].n.impulse;
-        accumulated = acc;
-    }
+    // the rows and accumulated impulses: in the lanes, except for the overflow batch's constraints
+    rb_contact_point view[RB_MAX_MANIFOLD_POINTS];
+    float accumulated[RB_MAX_MANIFOLD_POINTS];
+    const rb_contact_point *pts = rb_wide_shock_view(c, j, view, accumulated);
     rb_contact_solve_shock(k, pts, accumulated, &sp->st, use_bias, fixed_a, pa, qa, pb, qb, &va, &wa, &vb, &wb);
     int m = fixed_a ? b : a; // the moving body: dynamic (shock_levels.c levels only bodies with mass)
     lin[m] = rb_f4_from3(fixed_a ? vb : va, 0.0f);

@@ -48,6 +48,7 @@ typedef struct wide_constraint {
     rb_wv normal;
     rb_wf inv_mass_a, inv_mass_b;
     rb_wm stiff;                   // against a static or kinematic body: soft_static
+    rb_wm moving;                  // both bodies move: closing points get fresh rows (rb_wide_refresh)
     int body_a[RB_WIDE_LANES], body_b[RB_WIDE_LANES]; // -1: static or none
     int constraint[RB_WIDE_LANES]; // index in c->constraints, -1: none
     int count[RB_WIDE_LANES];
@@ -111,6 +112,32 @@ static inline rb_wv wq_rotate(rb_wq q, rb_wv v) // rb_rotate
     return wv_add(wv_add(v, wv_scale(t, q.w)), wv_cross(q.u, t));
 }
 
+typedef struct rb_wm3 {
+    rb_wv r0, r1, r2;
+} rb_wm3;
+
+static inline rb_wv wm3_mulv(rb_wm3 m, rb_wv v) { return (rb_wv){wv_dot(m.r0, v), wv_dot(m.r1, v), wv_dot(m.r2, v)}; }
+static inline rb_wm3 wm3_transpose(rb_wm3 m)
+{
+    return (rb_wm3){{m.r0.x, m.r1.x, m.r2.x}, {m.r0.y, m.r1.y, m.r2.y}, {m.r0.z, m.r1.z, m.r2.z}};
+}
+static inline rb_wm3 wm3_mul(rb_wm3 a, rb_wm3 b)
+{
+    rb_wm3 bt = wm3_transpose(b);
+    return (rb_wm3){{wv_dot(a.r0, bt.r0), wv_dot(a.r0, bt.r1), wv_dot(a.r0, bt.r2)},
+                    {wv_dot(a.r1, bt.r0), wv_dot(a.r1, bt.r1), wv_dot(a.r1, bt.r2)},
+                    {wv_dot(a.r2, bt.r0), wv_dot(a.r2, bt.r1), wv_dot(a.r2, bt.r2)}};
+}
+static inline rb_wm3 wm3_from_quat(rb_wq q) // rb_mat3_from_quat
+{
+    rb_wf xx = q.u.x * q.u.x, yy = q.u.y * q.u.y, zz = q.u.z * q.u.z;
+    rb_wf xy = q.u.x * q.u.y, xz = q.u.x * q.u.z, yz = q.u.y * q.u.z;
+    rb_wf wx = q.w * q.u.x, wy = q.w * q.u.y, wz = q.w * q.u.z;
+    return (rb_wm3){{1.0f - 2.0f * (yy + zz), 2.0f * (xy - wz), 2.0f * (xz + wy)},
+                    {2.0f * (xy + wz), 1.0f - 2.0f * (xx + zz), 2.0f * (yz - wx)},
+                    {2.0f * (xz - wy), 2.0f * (yz + wx), 1.0f - 2.0f * (xx + yy)}};
+}
+
 // ---- lanes to and from the scalar layout
 
 static inline void lane_set(rb_wv *v, int l, rb_float3 s)
@@ -134,29 +161,46 @@ static void lane_set_row(wide_row *w, int l, const rb_contact_row *r, int with_i
 }
 
 // Body velocities of the lanes (zero for none), and their poses (the origin and no rotation for none:
-// the anchor of a static body is in world space, rb_contact_separation's convention).
+// the anchor of a static body is in world space, rb_contact_separation's convention). Each lane's
+// body is one 16-byte rb_float4: four loads and a transpose.
+static const rb_float4 none_zero = {0.0f, 0.0f, 0.0f, 0.0f}, none_rot = {0.0f, 0.0f, 0.0f, 1.0f};
+
+static inline void gather4(const rb_float4 *a, const int *idx, const rb_float4 *none, rb_wf *x, rb_wf *y, rb_wf *z,
+                           rb_wf *w)
+{
+#if defined(__SSE__) && RB_WIDE_LANES == 4
+    __m128 r0 = _mm_loadu_ps(&(idx[0] >= 0 ? &a[idx[0]] : none)->x);
+    __m128 r1 = _mm_loadu_ps(&(idx[1] >= 0 ? &a[idx[1]] : none)->x);
+    __m128 r2 = _mm_loadu_ps(&(idx[2] >= 0 ? &a[idx[2]] : none)->x);
+    __m128 r3 = _mm_loadu_ps(&(idx[3] >= 0 ? &a[idx[3]] : none)->x);
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    *x = (rb_wf)r0;
+    *y = (rb_wf)r1;
+    *z = (rb_wf)r2;
+    *w = (rb_wf)r3;
+#else
+    for (int l = 0; l < RB_WIDE_LANES; ++l) {
+        const rb_float4 *v = idx[l] >= 0 ? &a[idx[l]] : none;
+        (*x)[l] = v->x;
+        (*y)[l] = v->y;
+        (*z)[l] = v->z;
+        (*w)[l] = v->w;
+    }
+#endif
+}
+
 static inline rb_wv gather3(const rb_float4 *a, const int *idx)
 {
     rb_wv r;
-    for (int l = 0; l < RB_WIDE_LANES; ++l) {
-        rb_float4 v = idx[l] >= 0 ? a[idx[l]] : rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-        r.x[l] = v.x;
-        r.y[l] = v.y;
-        r.z[l] = v.z;
-    }
+    rb_wf unused;
+    gather4(a, idx, &none_zero, &r.x, &r.y, &r.z, &unused);
     return r;
 }
 
 static inline rb_wq gather_rot(const rb_float4 *a, const int *idx)
 {
     rb_wq r;
-    for (int l = 0; l < RB_WIDE_LANES; ++l) {
-        rb_float4 q = idx[l] >= 0 ? a[idx[l]] : rb_f4(0.0f, 0.0f, 0.0f, 1.0f);
-        r.u.x[l] = q.x;
-        r.u.y[l] = q.y;
-        r.u.z[l] = q.z;
-        r.w[l] = q.w;
-    }
+    gather4(a, idx, &none_rot, &r.u.x, &r.u.y, &r.u.z, &r.w);
     return r;
 }
 
@@ -164,6 +208,20 @@ static inline rb_wq gather_rot(const rb_float4 *a, const int *idx)
 static inline void scatter(rb_scene *s, const int *idx, rb_wv v, rb_wv w)
 {
     const uint32_t mask = RB_BODY_TYPE_MASK | RB_BODY_FROZEN;
+#if defined(__SSE__) && RB_WIDE_LANES == 4
+    __m128 v0 = (__m128)v.x, v1 = (__m128)v.y, v2 = (__m128)v.z, v3 = _mm_setzero_ps();
+    __m128 w0 = (__m128)w.x, w1 = (__m128)w.y, w2 = (__m128)w.z, w3 = _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(v0, v1, v2, v3);
+    _MM_TRANSPOSE4_PS(w0, w1, w2, w3);
+    __m128 vl[4] = {v0, v1, v2, v3}, wl[4] = {w0, w1, w2, w3};
+    for (int l = 0; l < RB_WIDE_LANES; ++l) {
+        int b = idx[l];
+        if (b >= 0 && (s->body_flags[b] & mask) == RB_BODY_DYNAMIC_T) {
+            _mm_storeu_ps(&s->body_lin_vel[b].x, vl[l]);
+            _mm_storeu_ps(&s->body_ang_vel[b].x, wl[l]);
+        }
+    }
+#else
     for (int l = 0; l < RB_WIDE_LANES; ++l) {
         int b = idx[l];
         if (b >= 0 && (s->body_flags[b] & mask) == RB_BODY_DYNAMIC_T) {
@@ -171,6 +229,7 @@ static inline void scatter(rb_scene *s, const int *idx, rb_wv v, rb_wv w)
             s->body_ang_vel[b] = rb_f4(w.x[l], w.y[l], w.z[l], 0.0f);
         }
     }
+#endif
 }
 
 // ---- layout
@@ -250,6 +309,7 @@ void rb_wide_fill(rb_cpu_ctx *c)
             wc->body_a[l] = wc->body_b[l] = -1;
             wc->count[l] = 0;
             wc->stiff[l] = 0;
+            wc->moving[l] = 0;
             if (j < 0)
                 continue;
             const rb_contact_constraint *k = &c->constraints[j];
@@ -260,6 +320,7 @@ void rb_wide_fill(rb_cpu_ctx *c)
             wc->inv_mass_a[l] = k->inv_mass_a;
             wc->inv_mass_b[l] = k->inv_mass_b;
             wc->stiff[l] = (k->inv_mass_a == 0.0f || k->inv_mass_b == 0.0f) ? -1 : 0;
+            wc->moving[l] = ~wc->stiff[l];
             const rb_contact_point *pts = &c->points[k->first_point];
             for (int i = 0; i < k->count; ++i) {
                 const rb_contact_point *p = &pts[i];
@@ -279,52 +340,33 @@ void rb_wide_fill(rb_cpu_ctx *c)
     }
 }
 
-static void reload_rows(rb_cpu_ctx *c, int j)
-{
-    rb_wide_state *w = c->wide;
-    int slot = w->slot[j];
-    if (slot < 0)
-        return;
-    const wide_constraint *wc = &w->groups[slot / RB_WIDE_LANES];
-    int l = slot % RB_WIDE_LANES;
-    const rb_contact_constraint *k = &c->constraints[j];
-    for (int i = 0; i < k->count; ++i) {
-        const rb_contact_point *p = &c->points[k->first_point + i];
-        wide_point *q = &w->points[wc->first_point + i];
-        lane_set_row(&q->n, l, &p->n, 0);
-        lane_set_row(&q->t1, l, &p->t1, 0);
-        lane_set_row(&q->t2, l, &p->t2, 0);
-    }
-}
-
-void rb_wide_refresh(rb_cpu_ctx *c, float slop)
-{
-    rb_wide_state *w = c->wide;
-    int groups = w->group_start[w->colors];
-#pragma omp for schedule(static) nowait
-    for (int g = 0; g < groups; ++g)
-        for (int l = 0; l < RB_WIDE_LANES; ++l) {
-            int j = w->groups[g].constraint[l];
-            if (j >= 0 && rb_soft_refresh_constraint(c, j, slop))
-                reload_rows(c, j);
-        }
-    int lo = c->color_start[RB_MAX_COLORS], hi = c->color_start[RB_MAX_COLORS + 1];
-#pragma omp for schedule(static)
-    for (int j = lo; j < hi; ++j)
-        rb_soft_refresh_constraint(c, j, slop);
-}
-
-const float *rb_wide_normal_impulses(const rb_cpu_ctx *c, int j, float *out)
+const rb_contact_point *rb_wide_shock_view(const rb_cpu_ctx *c, int j, rb_contact_point *pts, float *accumulated)
 {
     const rb_wide_state *w = c->wide;
     int slot = w->slot[j];
-    if (slot < 0)
-        return NULL;
+    const rb_contact_constraint *k = &c->constraints[j];
+    if (slot < 0) {
+        for (int i = 0; i < k->count; ++i)
+            accumulated[i] = c->points[k->first_point + i].n.impulse;
+        return &c->points[k->first_point];
+    }
     const wide_constraint *wc = &w->groups[slot / RB_WIDE_LANES];
     int l = slot % RB_WIDE_LANES;
-    for (int i = 0; i < c->constraints[j].count; ++i)
-        out[i] = w->points[wc->first_point + i].n.impulse[l];
-    return out;
+    for (int i = 0; i < k->count; ++i) {
+        const wide_point *q = &w->points[wc->first_point + i];
+        rb_contact_point *p = &pts[i];
+        p->n.ra_x = lane_get(&q->n.ra_x, l);
+        p->n.rb_x = lane_get(&q->n.rb_x, l);
+        p->n.ia_x = lane_get(&q->n.ia_x, l);
+        p->n.ib_x = lane_get(&q->n.ib_x, l);
+        p->n.mass = q->n.mass[l];
+        p->n.impulse = q->n.impulse[l];
+        p->local_a = lane_get(&q->local_a, l);
+        p->local_b = lane_get(&q->local_b, l);
+        p->separation = q->separation[l];
+        accumulated[i] = p->n.impulse;
+    }
+    return pts;
 }
 
 void rb_wide_store(rb_cpu_ctx *c)
@@ -468,6 +510,78 @@ static void solve_group(rb_cpu_ctx *c, const wide_constraint *wc, const rb_soft_
     }
     scatter(s, wc->body_a, b.va, b.wa);
     scatter(s, wc->body_b, b.vb, b.wb);
+}
+
+// rb_contact_make_row, stored where `need`
+static inline void make_row(wide_row *r, rb_wm need, rb_wv ra, rb_wv rb, rb_wv d, rb_wf ima, rb_wf imb, rb_wm3 iia,
+                            rb_wm3 iib)
+{
+    rb_wv ra_x = wv_cross(ra, d), rb_x = wv_cross(rb, d);
+    rb_wv ia_x = wm3_mulv(iia, ra_x), ib_x = wm3_mulv(iib, rb_x);
+    rb_wf k = ima + imb + wv_dot(ra_x, ia_x) + wv_dot(rb_x, ib_x);
+    rb_wf zero = w_splat(0.0f);
+    rb_wf mass = w_select(k > zero, 1.0f / w_select(k > zero, k, w_splat(1.0f)), zero);
+    r->ra_x = (rb_wv){w_select(need, ra_x.x, r->ra_x.x), w_select(need, ra_x.y, r->ra_x.y), w_select(need, ra_x.z, r->ra_x.z)};
+    r->rb_x = (rb_wv){w_select(need, rb_x.x, r->rb_x.x), w_select(need, rb_x.y, r->rb_x.y), w_select(need, rb_x.z, r->rb_x.z)};
+    r->ia_x = (rb_wv){w_select(need, ia_x.x, r->ia_x.x), w_select(need, ia_x.y, r->ia_x.y), w_select(need, ia_x.z, r->ia_x.z)};
+    r->ib_x = (rb_wv){w_select(need, ib_x.x, r->ib_x.x), w_select(need, ib_x.y, r->ib_x.y), w_select(need, ib_x.z, r->ib_x.z)};
+    r->mass = w_select(need, mass, r->mass);
+}
+
+// The current body of each lane (current_body in contact_solver_soft.c): world inverse inertia at the
+// current orientation.
+static inline rb_wm3 current_inv_inertia(const rb_scene *s, const int *idx, rb_wq q, rb_wf *inv_mass)
+{
+    rb_wv d, o;
+    rb_wf unused;
+    gather4(s->body_inv_inertia_diag, idx, &none_zero, &d.x, &d.y, &d.z, inv_mass);
+    gather4(s->body_inv_inertia_offdiag, idx, &none_zero, &o.x, &o.y, &o.z, &unused);
+    rb_wm3 body = {{d.x, o.x, o.y}, {o.x, d.y, o.z}, {o.y, o.z, d.z}}; // rb_mat3_symmetric
+    rb_wm3 r = wm3_from_quat(q);
+    return wm3_mul(wm3_mul(r, body), wm3_transpose(r)); // rb_mat3_rotate_tensor
+}
+
+// rb_contact_refresh_point on every closing point (separation > slop) between two moving bodies
+static void refresh_group(rb_cpu_ctx *c, const wide_constraint *wc, float slop)
+{
+    wide_point *pts = &c->wide->points[wc->first_point];
+    int np = wc->point_count, any = 0;
+    rb_wm need[RB_MAX_MANIFOLD_POINTS];
+    for (int i = 0; i < np; ++i) {
+        need[i] = wc->moving & (pts[i].separation > w_splat(slop));
+        any |= w_any(need[i]);
+    }
+    if (!any)
+        return;
+    const rb_scene *s = c->scene;
+    rb_wv pa = gather3(s->body_pos, wc->body_a), pb = gather3(s->body_pos, wc->body_b);
+    rb_wq qa = gather_rot(s->body_rot, wc->body_a), qb = gather_rot(s->body_rot, wc->body_b);
+    rb_wf ima, imb;
+    rb_wm3 iia = current_inv_inertia(s, wc->body_a, qa, &ima), iib = current_inv_inertia(s, wc->body_b, qb, &imb);
+    for (int i = 0; i < np; ++i) {
+        if (!w_any(need[i]))
+            continue;
+        wide_point *p = &pts[i];
+        rb_wv xa = wv_add(pa, wq_rotate(qa, p->local_a)), xb = wv_add(pb, wq_rotate(qb, p->local_b));
+        rb_wv x = wv_scale(wv_add(xa, xb), w_splat(0.5f));
+        rb_wv ra = wv_sub(x, pa), rb = wv_sub(x, pb);
+        make_row(&p->n, need[i], ra, rb, wc->normal, ima, imb, iia, iib);
+        make_row(&p->t1, need[i], ra, rb, p->tangent1, ima, imb, iia, iib);
+        make_row(&p->t2, need[i], ra, rb, p->tangent2, ima, imb, iia, iib);
+    }
+}
+
+void rb_wide_refresh(rb_cpu_ctx *c, float slop)
+{
+    rb_wide_state *w = c->wide;
+    int groups = w->group_start[w->colors];
+#pragma omp for schedule(static) nowait
+    for (int g = 0; g < groups; ++g)
+        refresh_group(c, &w->groups[g], slop);
+    int lo = c->color_start[RB_MAX_COLORS], hi = c->color_start[RB_MAX_COLORS + 1];
+#pragma omp for schedule(static)
+    for (int j = lo; j < hi; ++j)
+        rb_soft_refresh_constraint(c, j, slop);
 }
 
 void rb_wide_warm_start(rb_cpu_ctx *c)
