@@ -180,6 +180,7 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->shock_level_start);
     free(c->shock_support_start);
     free(c->shock_supports);
+    free(c->shock_edge);
     free(c->impact);
     rb_cpu_split_free(c->split);
     rb_wide_free(c->wide);

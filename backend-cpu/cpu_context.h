@@ -142,6 +142,7 @@ typedef struct rb_cpu_ctx {
     int *shock_level_start, shock_level_start_cap;   // level l+1: shock_order[start[l] .. start[l+1])
     int *shock_support_start, shock_support_start_cap; // per shock_order entry: its supports
     int *shock_supports, shock_supports_cap;         // constraint * 2 + (A is the supporting body)
+    int *shock_edge, shock_edge_cap;                 // scratch: per constraint, support_of's answer
     int shock_levels, shock_bodies;
     int *impact, impact_cap;                         // candidate points of the impact pass
 

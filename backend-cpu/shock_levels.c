@@ -55,8 +55,15 @@ rb_status rb_cpu_build_shock_levels(rb_cpu_ctx *c, rb_float3 gravity)
     if (!grow_int(&c->shock_level, &c->shock_level_cap, nb) || !grow_int(&c->shock_carry_start, &c->shock_carry_start_cap, nb + 1) ||
         !grow_int(&c->shock_carry, &c->shock_carry_cap, n) || !grow_int(&c->shock_order, &c->shock_order_cap, nb) ||
         !grow_int(&c->shock_support_start, &c->shock_support_start_cap, nb + 1) ||
-        !grow_int(&c->shock_supports, &c->shock_supports_cap, n))
+        !grow_int(&c->shock_supports, &c->shock_supports_cap, n) || !grow_int(&c->shock_edge, &c->shock_edge_cap, 2 * n))
         return RB_ERR_OUT_OF_MEMORY;
+    // each constraint's answer once: the loops below read it three times
+    int *edge = c->shock_edge;
+    for (int j = 0; j < n; ++j) {
+        int hi = 0, fa = 0;
+        edge[2 * j] = support_of(c, j, up, &hi, &fa);
+        edge[2 * j + 1] = hi * 2 + fa;
+    }
     int *level = c->shock_level, *cs = c->shock_carry_start;
     // what each body carries (CSR over lower bodies), and level 1
     memset(cs, 0, sizeof *cs * (size_t)(nb + 1));
@@ -64,7 +71,7 @@ rb_status rb_cpu_build_shock_levels(rb_cpu_ctx *c, rb_float3 gravity)
         level[b] = -1;
     int *queue = c->shock_order, qn = 0;
     for (int j = 0; j < n; ++j) {
-        int hi, fa, lo = support_of(c, j, up, &hi, &fa);
+        int lo = edge[2 * j], hi = edge[2 * j + 1] >> 1;
         if (lo >= 0)
             cs[lo + 1]++;
         else if (lo == -2 && level[hi] < 0) {
@@ -77,7 +84,7 @@ rb_status rb_cpu_build_shock_levels(rb_cpu_ctx *c, rb_float3 gravity)
     int *fill = c->shock_support_start; // scratch for the fill
     memcpy(fill, cs, sizeof *fill * (size_t)nb);
     for (int j = 0; j < n; ++j) {
-        int hi, fa, lo = support_of(c, j, up, &hi, &fa);
+        int lo = edge[2 * j], hi = edge[2 * j + 1] >> 1;
         if (lo >= 0)
             c->shock_carry[fill[lo]++] = hi;
     }
@@ -110,7 +117,7 @@ rb_status rb_cpu_build_shock_levels(rb_cpu_ctx *c, rb_float3 gravity)
     int *ss = c->shock_support_start;
     memset(ss, 0, sizeof *ss * (size_t)(qn + 1));
     for (int j = 0; j < n; ++j) {
-        int hi, fa, lo = support_of(c, j, up, &hi, &fa);
+        int lo = edge[2 * j], hi = edge[2 * j + 1] >> 1;
         if (lo == -1 || level[hi] < 0)
             continue;
         if (lo == -2 || (level[lo] >= 0 && level[lo] < level[hi]))
@@ -120,7 +127,7 @@ rb_status rb_cpu_build_shock_levels(rb_cpu_ctx *c, rb_float3 gravity)
         ss[i + 1] += ss[i];
     int *f2 = c->shock_level; // the levels are no longer needed after this loop's test: keep a copy
     for (int j = 0, k; j < n; ++j) {
-        int hi, fa, lo = support_of(c, j, up, &hi, &fa);
+        int lo = edge[2 * j], hi = edge[2 * j + 1] >> 1, fa = edge[2 * j + 1] & 1;
         if (lo == -1 || f2[hi] < 0)
             continue;
         if (lo == -2 || (f2[lo] >= 0 && f2[lo] < f2[hi])) {
