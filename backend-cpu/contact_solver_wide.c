@@ -17,6 +17,7 @@
 
 #include "contact_solver_wide.h"
 
+
 #if defined(__SSE__)
 #include <xmmintrin.h>
 #endif
@@ -26,6 +27,14 @@
 
 typedef float rb_wf __attribute__((vector_size(4 * RB_WIDE_LANES)));
 typedef int32_t rb_wm __attribute__((vector_size(4 * RB_WIDE_LANES))); // lane masks: -1 true, 0 false
+
+#if defined(__SSE__)
+// The lanes as quarters of four, each a __m128 (SSE's transpose works on four rows).
+typedef union rb_wu {
+    rb_wf v;
+    __m128 q[RB_WIDE_LANES / 4];
+} rb_wu;
+#endif
 
 typedef struct rb_wv {
     rb_wf x, y, z;
@@ -82,8 +91,11 @@ static inline int w_any(rb_wm m)
 }
 static inline rb_wf w_sqrt(rb_wf a)
 {
-#if defined(__SSE__) && RB_WIDE_LANES == 4
-    return (rb_wf)_mm_sqrt_ps((__m128)a); // correctly rounded, as sqrtf
+#if defined(__SSE__)
+    rb_wu u = {a};
+    for (int h = 0; h < RB_WIDE_LANES / 4; ++h)
+        u.q[h] = _mm_sqrt_ps(u.q[h]); // correctly rounded, as sqrtf
+    return u.v;
 #else
     for (int l = 0; l < RB_WIDE_LANES; ++l)
         a[l] = sqrtf(a[l]);
@@ -168,16 +180,24 @@ static const rb_float4 none_zero = {0.0f, 0.0f, 0.0f, 0.0f}, none_rot = {0.0f, 0
 static inline void gather4(const rb_float4 *a, const int *idx, const rb_float4 *none, rb_wf *x, rb_wf *y, rb_wf *z,
                            rb_wf *w)
 {
-#if defined(__SSE__) && RB_WIDE_LANES == 4
-    __m128 r0 = _mm_loadu_ps(&(idx[0] >= 0 ? &a[idx[0]] : none)->x);
-    __m128 r1 = _mm_loadu_ps(&(idx[1] >= 0 ? &a[idx[1]] : none)->x);
-    __m128 r2 = _mm_loadu_ps(&(idx[2] >= 0 ? &a[idx[2]] : none)->x);
-    __m128 r3 = _mm_loadu_ps(&(idx[3] >= 0 ? &a[idx[3]] : none)->x);
-    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-    *x = (rb_wf)r0;
-    *y = (rb_wf)r1;
-    *z = (rb_wf)r2;
-    *w = (rb_wf)r3;
+#if defined(__SSE__)
+    rb_wu ux, uy, uz, uw;
+    for (int h = 0; h < RB_WIDE_LANES / 4; ++h) {
+        const int *i4 = idx + 4 * h;
+        __m128 r0 = _mm_loadu_ps(&(i4[0] >= 0 ? &a[i4[0]] : none)->x);
+        __m128 r1 = _mm_loadu_ps(&(i4[1] >= 0 ? &a[i4[1]] : none)->x);
+        __m128 r2 = _mm_loadu_ps(&(i4[2] >= 0 ? &a[i4[2]] : none)->x);
+        __m128 r3 = _mm_loadu_ps(&(i4[3] >= 0 ? &a[i4[3]] : none)->x);
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        ux.q[h] = r0;
+        uy.q[h] = r1;
+        uz.q[h] = r2;
+        uw.q[h] = r3;
+    }
+    *x = ux.v;
+    *y = uy.v;
+    *z = uz.v;
+    *w = uw.v;
 #else
     for (int l = 0; l < RB_WIDE_LANES; ++l) {
         const rb_float4 *v = idx[l] >= 0 ? &a[idx[l]] : none;
@@ -208,17 +228,20 @@ static inline rb_wq gather_rot(const rb_float4 *a, const int *idx)
 static inline void scatter(rb_scene *s, const int *idx, rb_wv v, rb_wv w)
 {
     const uint32_t mask = RB_BODY_TYPE_MASK | RB_BODY_FROZEN;
-#if defined(__SSE__) && RB_WIDE_LANES == 4
-    __m128 v0 = (__m128)v.x, v1 = (__m128)v.y, v2 = (__m128)v.z, v3 = _mm_setzero_ps();
-    __m128 w0 = (__m128)w.x, w1 = (__m128)w.y, w2 = (__m128)w.z, w3 = _mm_setzero_ps();
-    _MM_TRANSPOSE4_PS(v0, v1, v2, v3);
-    _MM_TRANSPOSE4_PS(w0, w1, w2, w3);
-    __m128 vl[4] = {v0, v1, v2, v3}, wl[4] = {w0, w1, w2, w3};
-    for (int l = 0; l < RB_WIDE_LANES; ++l) {
-        int b = idx[l];
-        if (b >= 0 && (s->body_flags[b] & mask) == RB_BODY_DYNAMIC_T) {
-            _mm_storeu_ps(&s->body_lin_vel[b].x, vl[l]);
-            _mm_storeu_ps(&s->body_ang_vel[b].x, wl[l]);
+#if defined(__SSE__)
+    rb_wu vx = {v.x}, vy = {v.y}, vz = {v.z}, wx = {w.x}, wy = {w.y}, wz = {w.z};
+    for (int h = 0; h < RB_WIDE_LANES / 4; ++h) {
+        __m128 v0 = vx.q[h], v1 = vy.q[h], v2 = vz.q[h], v3 = _mm_setzero_ps();
+        __m128 w0 = wx.q[h], w1 = wy.q[h], w2 = wz.q[h], w3 = _mm_setzero_ps();
+        _MM_TRANSPOSE4_PS(v0, v1, v2, v3);
+        _MM_TRANSPOSE4_PS(w0, w1, w2, w3);
+        __m128 vl[4] = {v0, v1, v2, v3}, wl[4] = {w0, w1, w2, w3};
+        for (int l = 0; l < 4; ++l) {
+            int b = idx[4 * h + l];
+            if (b >= 0 && (s->body_flags[b] & mask) == RB_BODY_DYNAMIC_T) {
+                _mm_storeu_ps(&s->body_lin_vel[b].x, vl[l]);
+                _mm_storeu_ps(&s->body_ang_vel[b].x, wl[l]);
+            }
         }
     }
 #else
