@@ -79,10 +79,10 @@ static void apply_shock(rb_cpu_ctx *c, int j, int fixed_a, int use_bias, const s
     rb_float3 vb = b >= 0 ? rb_xyz(lin[b]) : zero, wb = b >= 0 ? rb_xyz(ang[b]) : zero;
     rb_float3 pa = a >= 0 ? rb_xyz(s->body_pos[a]) : zero, pb = b >= 0 ? rb_xyz(s->body_pos[b]) : zero;
     rb_float4 qa = a >= 0 ? s->body_rot[a] : id, qb = b >= 0 ? s->body_rot[b] : id;
-    // the rows and accumulated impulses: in the lanes, except for the overflow batch's constraints
-    rb_contact_point view[RB_MAX_MANIFOLD_POINTS];
+    const rb_contact_point *pts = &c->points[k->first_point];
     float accumulated[RB_MAX_MANIFOLD_POINTS];
-    const rb_contact_point *pts = rb_wide_shock_view(c, j, view, accumulated);
+    for (int i = 0; i < k->count; ++i)
+        accumulated[i] = pts[i].n.impulse;
     rb_contact_solve_shock(k, pts, accumulated, &sp->st, use_bias, fixed_a, pa, qa, pb, qb, &va, &wa, &vb, &wb);
     int m = fixed_a ? b : a; // the moving body: dynamic (shock_levels.c levels only bodies with mass)
     lin[m] = rb_f4_from3(fixed_a ? vb : va, 0.0f);
@@ -199,6 +199,14 @@ int rb_soft_refresh_constraint(rb_cpu_ctx *c, int j, float slop)
     return 1;
 }
 
+static void refresh_closing_points(rb_cpu_ctx *c, float slop)
+{
+    int n = c->manifold_count;
+#pragma omp for schedule(static)
+    for (int j = 0; j < n; ++j)
+        rb_soft_refresh_constraint(c, j, slop);
+}
+
 // The overflow batch: constraints that found every colour taken, by one thread, in c->points.
 static void sweep_overflow(rb_cpu_ctx *c, int op, const soft_pass *sp)
 {
@@ -248,6 +256,13 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
     sp.st.shock_sweeps = RB_SOFT_SHOCK_SWEEPS;
     sp.slop = p->linear_slop;
     if (p->stage == RB_STAGE_SOLVE && p->substep == 0) {
+        // the lanes hold the rows and impulses from the first solve to the end of the frame (allocated
+        // here, before any velocity changes, so a failure leaves the world as it was)
+        rb_status s;
+        if (!c->soft_reference && (s = rb_wide_build(c)) != RB_OK)
+            return s;
+        if (!rb_cpu_reserve((void **)&c->impact, &c->impact_cap, IMPACT_MAX_POINTS, sizeof *c->impact))
+            return RB_ERR_OUT_OF_MEMORY;
         // the approach speeds after one substep of gravity: the acceleration towards each surface, for
         // the speed at which a speculative contact will arrive and the bounce's launch speed
         if (c->any_restitution) {
@@ -256,32 +271,41 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
             for (int i = 0; i < n; ++i)
                 apply(c, &c->constraints[i], OP_MEASURE, &sp);
         }
-        if (!rb_cpu_reserve((void **)&c->impact, &c->impact_cap, IMPACT_MAX_POINTS, sizeof *c->impact))
-            return RB_ERR_OUT_OF_MEMORY;
         impact_pass(c, &sp);
-        // the lanes hold the rows and impulses from here to the end of the frame
-        rb_status s = rb_wide_build(c);
-        if (s != RB_OK)
-            return s;
     }
+    int wide = !c->soft_reference;
 #pragma omp parallel num_threads(c->team)
     {
         switch (p->stage) {
         case RB_STAGE_SOLVE:
-            if (p->substep > 0)
-                rb_wide_refresh(c, sp.slop);
-            else
-                rb_wide_fill(c);
-            sweep_wide(c, OP_WARM_START, &sp);
-            sweep_wide(c, OP_SOLVE, &sp);
-            shock_pass(c, 1, &sp);
+            if (wide) {
+                if (p->substep > 0)
+                    rb_wide_refresh(c, sp.slop);
+                else
+                    rb_wide_fill(c);
+                sweep_wide(c, OP_WARM_START, &sp);
+                sweep_wide(c, OP_SOLVE, &sp);
+                rb_wide_shock_pass(c, &sp.st, 1);
+            } else {
+                if (p->substep > 0)
+                    refresh_closing_points(c, sp.slop);
+                sweep(c, OP_WARM_START, &sp);
+                sweep(c, OP_SOLVE, &sp);
+                shock_pass(c, 1, &sp);
+            }
             break;
         case RB_STAGE_RELAX:
-            rb_wide_refresh(c, sp.slop);
-            sweep_wide(c, OP_RELAX, &sp);
+            if (wide) {
+                rb_wide_refresh(c, sp.slop);
+                sweep_wide(c, OP_RELAX, &sp);
+            } else {
+                refresh_closing_points(c, sp.slop);
+                sweep(c, OP_RELAX, &sp);
+            }
             break;
         default:
-            rb_wide_store(c);
+            if (wide)
+                rb_wide_store(c);
             if (c->any_restitution)
                 sweep(c, OP_RESTITUTION, &sp);
             break;

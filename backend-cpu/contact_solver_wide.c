@@ -363,35 +363,6 @@ void rb_wide_fill(rb_cpu_ctx *c)
     }
 }
 
-const rb_contact_point *rb_wide_shock_view(const rb_cpu_ctx *c, int j, rb_contact_point *pts, float *accumulated)
-{
-    const rb_wide_state *w = c->wide;
-    int slot = w->slot[j];
-    const rb_contact_constraint *k = &c->constraints[j];
-    if (slot < 0) {
-        for (int i = 0; i < k->count; ++i)
-            accumulated[i] = c->points[k->first_point + i].n.impulse;
-        return &c->points[k->first_point];
-    }
-    const wide_constraint *wc = &w->groups[slot / RB_WIDE_LANES];
-    int l = slot % RB_WIDE_LANES;
-    for (int i = 0; i < k->count; ++i) {
-        const wide_point *q = &w->points[wc->first_point + i];
-        rb_contact_point *p = &pts[i];
-        p->n.ra_x = lane_get(&q->n.ra_x, l);
-        p->n.rb_x = lane_get(&q->n.rb_x, l);
-        p->n.ia_x = lane_get(&q->n.ia_x, l);
-        p->n.ib_x = lane_get(&q->n.ib_x, l);
-        p->n.mass = q->n.mass[l];
-        p->n.impulse = q->n.impulse[l];
-        p->local_a = lane_get(&q->local_a, l);
-        p->local_b = lane_get(&q->local_b, l);
-        p->separation = q->separation[l];
-        accumulated[i] = p->n.impulse;
-    }
-    return pts;
-}
-
 void rb_wide_store(rb_cpu_ctx *c)
 {
     rb_wide_state *w = c->wide;
@@ -626,5 +597,159 @@ void rb_wide_solve(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias)
 #pragma omp for schedule(static)
         for (int g = lo; g < hi; ++g)
             solve_group(c, &w->groups[g], st, use_bias);
+    }
+}
+
+// ---- the shock pass (rb_contact_solve_shock), a level's bodies in the lanes
+//
+// A level's bodies are independent (each writes only itself, against supports already final), so
+// RB_WIDE_LANES of them share the lanes; each lane takes its body's supports in order, one per round,
+// as the scalar pass does. What a support needs (its normal rows, anchors, separations, accumulated
+// impulses) is read from the lanes of its colour, where the passes keep it current.
+
+typedef struct shock_point {
+    rb_wv ra_x, rb_x, ia_x, ib_x;
+    rb_wv local_a, local_b;
+    rb_wf separation, accumulated;
+} shock_point;
+
+// Lane l of the round: constraint j's points (from its colour's lanes, or c->points for the overflow
+// batch). Returns its point count.
+static int load_support(const rb_cpu_ctx *c, int j, int l, shock_point *sp)
+{
+    const rb_wide_state *w = c->wide;
+    const rb_contact_constraint *k = &c->constraints[j];
+    int slot = w->slot[j];
+    if (slot < 0) {
+        for (int i = 0; i < k->count; ++i) {
+            const rb_contact_point *p = &c->points[k->first_point + i];
+            lane_set(&sp[i].ra_x, l, p->n.ra_x);
+            lane_set(&sp[i].rb_x, l, p->n.rb_x);
+            lane_set(&sp[i].ia_x, l, p->n.ia_x);
+            lane_set(&sp[i].ib_x, l, p->n.ib_x);
+            lane_set(&sp[i].local_a, l, p->local_a);
+            lane_set(&sp[i].local_b, l, p->local_b);
+            sp[i].separation[l] = p->separation;
+            sp[i].accumulated[l] = p->n.impulse;
+        }
+        return k->count;
+    }
+    const wide_point *q = &w->points[w->groups[slot / RB_WIDE_LANES].first_point];
+    int ql = slot % RB_WIDE_LANES;
+    for (int i = 0; i < k->count; ++i) {
+        lane_set(&sp[i].ra_x, l, lane_get(&q[i].n.ra_x, ql));
+        lane_set(&sp[i].rb_x, l, lane_get(&q[i].n.rb_x, ql));
+        lane_set(&sp[i].ia_x, l, lane_get(&q[i].n.ia_x, ql));
+        lane_set(&sp[i].ib_x, l, lane_get(&q[i].n.ib_x, ql));
+        lane_set(&sp[i].local_a, l, lane_get(&q[i].local_a, ql));
+        lane_set(&sp[i].local_b, l, lane_get(&q[i].local_b, ql));
+        sp[i].separation[l] = q[i].separation[ql];
+        sp[i].accumulated[l] = q[i].n.impulse[ql];
+    }
+    return k->count;
+}
+
+// One round: each lane's body against one of its supports (edge[l], -1: none).
+static void shock_round(rb_cpu_ctx *c, const int *edge, const rb_soft_settings *st, int use_bias)
+{
+    rb_scene *s = c->scene;
+    shock_point sp[RB_MAX_MANIFOLD_POINTS];
+    memset(sp, 0, sizeof sp);
+    int body_a[RB_WIDE_LANES], body_b[RB_WIDE_LANES], moving[RB_WIDE_LANES], np = 0;
+    rb_wv normal = {w_splat(0.0f), w_splat(0.0f), w_splat(0.0f)};
+    rb_wf im = w_splat(0.0f);
+    rb_wm side_b = (rb_wm){0}, has[RB_MAX_MANIFOLD_POINTS];
+    for (int i = 0; i < RB_MAX_MANIFOLD_POINTS; ++i)
+        has[i] = (rb_wm){0};
+    for (int l = 0; l < RB_WIDE_LANES; ++l) {
+        body_a[l] = body_b[l] = moving[l] = -1;
+        if (edge[l] < 0)
+            continue;
+        int j = edge[l] >> 1, fixed_a = edge[l] & 1;
+        const rb_contact_constraint *k = &c->constraints[j];
+        body_a[l] = k->body_a;
+        body_b[l] = k->body_b;
+        moving[l] = fixed_a ? k->body_b : k->body_a; // dynamic: shock_levels.c levels only bodies with mass
+        side_b[l] = fixed_a ? -1 : 0;
+        im[l] = fixed_a ? k->inv_mass_b : k->inv_mass_a;
+        lane_set(&normal, l, k->normal);
+        int count = load_support(c, j, l, sp);
+        for (int i = 0; i < count; ++i)
+            has[i][l] = -1;
+        np = rb_maxi(np, count);
+    }
+    wide_bodies b = {gather3(s->body_lin_vel, body_a), gather3(s->body_ang_vel, body_a),
+                     gather3(s->body_lin_vel, body_b), gather3(s->body_ang_vel, body_b)};
+    rb_wv pa = gather3(s->body_pos, body_a), pb = gather3(s->body_pos, body_b);
+    rb_wq qa = gather_rot(s->body_rot, body_a), qb = gather_rot(s->body_rot, body_b);
+    rb_softness soft = st->soft_static;
+    rb_wf zero = w_splat(0.0f);
+    rb_wf bias_of[RB_MAX_MANIFOLD_POINTS], mass_of[RB_MAX_MANIFOLD_POINTS], extra[RB_MAX_MANIFOLD_POINTS];
+    for (int i = 0; i < np; ++i) {
+        const shock_point *p = &sp[i];
+        rb_wv xa = wv_add(pa, wq_rotate(qa, p->local_a)), xb = wv_add(pb, wq_rotate(qb, p->local_b));
+        rb_wf sep = p->separation + wv_dot(wv_sub(xb, xa), normal);
+        rb_wm speculative = sep > zero;
+        rb_wf biased = w_max(soft.bias_rate * w_min(sep + st->slop, zero), w_splat(-st->max_push));
+        bias_of[i] = w_select(speculative, sep * st->inv_h, use_bias ? biased : zero);
+        rb_wf mass_scale = use_bias ? w_select(speculative, w_splat(1.0f), w_splat(soft.mass_scale)) : w_splat(1.0f);
+        // rb_row_mass_one_side
+        rb_wf k = im + w_select(side_b, wv_dot(p->rb_x, p->ib_x), wv_dot(p->ra_x, p->ia_x));
+        rb_wf mass = w_select(k > zero, 1.0f / w_select(k > zero, k, w_splat(1.0f)), zero);
+        mass_of[i] = w_select(has[i], mass * mass_scale, zero);
+        extra[i] = zero;
+    }
+    rb_wm active = has[0];
+    for (int sweep = 0; sweep < st->shock_sweeps; ++sweep) {
+        rb_wf change = zero;
+        for (int i = 0; i < np; ++i) {
+            const shock_point *p = &sp[i];
+            rb_wf vn = wv_dot(wv_sub(b.vb, b.va), normal) + wv_dot(b.wb, p->rb_x) - wv_dot(b.wa, p->ra_x);
+            rb_wf lambda = -mass_of[i] * (vn + bias_of[i]);
+            lambda = w_max(lambda, -(p->accumulated + extra[i]));
+            lambda = w_select(active & has[i], lambda, zero);
+            extra[i] += lambda;
+            // rb_contact_row_apply_one_side: the supporting body's velocities take nothing
+            rb_wf la = w_select(side_b, zero, lambda), lb = w_select(side_b, lambda, zero);
+            b.va = wv_mad(b.va, -im * la, normal);
+            b.wa = wv_mad(b.wa, -la, p->ia_x);
+            b.vb = wv_mad(b.vb, im * lb, normal);
+            b.wb = wv_mad(b.wb, lb, p->ib_x);
+            change = w_max(change, w_select(mass_of[i] > zero, w_abs(lambda) / mass_of[i], zero));
+        }
+        active &= ~(change < w_splat(RB_SOFT_CONVERGED));
+        if (!w_any(active))
+            break;
+    }
+    for (int l = 0; l < RB_WIDE_LANES; ++l) {
+        int m = moving[l];
+        if (m < 0)
+            continue;
+        rb_wv v = side_b[l] ? b.vb : b.va, w = side_b[l] ? b.wb : b.wa;
+        s->body_lin_vel[m] = rb_f4(v.x[l], v.y[l], v.z[l], 0.0f);
+        s->body_ang_vel[m] = rb_f4(w.x[l], w.y[l], w.z[l], 0.0f);
+    }
+}
+
+void rb_wide_shock_pass(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias)
+{
+    const int *ss = c->shock_support_start;
+    for (int lv = 0; lv < c->shock_levels; ++lv) {
+        int lo = c->shock_level_start[lv], hi = c->shock_level_start[lv + 1];
+        int groups = (hi - lo + RB_WIDE_LANES - 1) / RB_WIDE_LANES;
+#pragma omp for schedule(static)
+        for (int g = 0; g < groups; ++g) {
+            int first = lo + g * RB_WIDE_LANES, rounds = 0;
+            for (int l = 0; l < RB_WIDE_LANES && first + l < hi; ++l)
+                rounds = rb_maxi(rounds, ss[first + l + 1] - ss[first + l]);
+            for (int r = 0; r < rounds; ++r) {
+                int edge[RB_WIDE_LANES];
+                for (int l = 0; l < RB_WIDE_LANES; ++l) {
+                    int i = first + l;
+                    edge[l] = i < hi && ss[i] + r < ss[i + 1] ? c->shock_supports[ss[i] + r] : -1;
+                }
+                shock_round(c, edge, st, use_bias);
+            }
+        }
     }
 }

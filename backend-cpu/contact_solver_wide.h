@@ -20,17 +20,16 @@ void rb_wide_fill(rb_cpu_ctx *c);
 void rb_wide_warm_start(rb_cpu_ctx *c);
 void rb_wide_solve(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias);
 
-// What the shock pass reads of constraint j's points (rb_contact_solve_shock: the normal rows, the
-// anchors and separations) and their accumulated normal impulses, copied from the lanes into `pts`;
-// the overflow batch's are c->points'.
-const rb_contact_point *rb_wide_shock_view(const rb_cpu_ctx *c, int j, rb_contact_point *pts, float *accumulated);
-
 // Before a pass after the bodies moved (inside a parallel region): the speculative points between two
 // moving bodies get rows at the current poses, rb_contact_refresh_point's in the lanes. The rows in
 // c->points stay the frame's: after the solve only restitution reads them, and only at touching points.
 void rb_wide_refresh(rb_cpu_ctx *c, float slop);
 // The same for constraint j in c->points (contact_solver_soft.c), for the overflow batch; 1 if it did.
 int rb_soft_refresh_constraint(rb_cpu_ctx *c, int j, float slop);
+
+// The shock pass from the ground up (rb_contact_solve_shock), RB_WIDE_LANES bodies of a level at a
+// time; inside a parallel region.
+void rb_wide_shock_pass(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias);
 
 // Copies the impulses back to c->points (inside a parallel region), for restitution and the store.
 void rb_wide_store(rb_cpu_ctx *c);

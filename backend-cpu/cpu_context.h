@@ -148,6 +148,7 @@ typedef struct rb_cpu_ctx {
 
     struct rb_split_state *split; // the split solver's scratch (contact_solver_split.c), NULL until used
     struct rb_wide_state *wide;   // the soft solver's lanes (contact_solver_wide.c), NULL until used
+    int soft_reference;           // soft: the scalar passes instead of the lanes (tests compare the two)
 
     struct rb_thread_team *thread_team; // sets `team` at each step (thread_team.c)
 } rb_cpu_ctx;
