@@ -208,13 +208,16 @@ static void refresh_closing_points(rb_cpu_ctx *c, float slop)
 }
 
 // The overflow batch: constraints that found every colour taken, by one thread, in c->points.
-static void sweep_overflow(rb_cpu_ctx *c, int op, const soft_pass *sp)
+static void sweep_overflow(rb_cpu_ctx *c, int op, const soft_pass *sp, int refresh)
 {
     int lo = c->color_start[RB_MAX_COLORS], hi = c->color_start[RB_MAX_COLORS + 1];
     if (hi > lo) {
 #pragma omp single
-        for (int i = lo; i < hi; ++i)
+        for (int i = lo; i < hi; ++i) {
+            if (refresh)
+                rb_soft_refresh_constraint(c, i, sp->slop);
             apply(c, &c->constraints[i], op, sp);
+        }
     }
 }
 
@@ -227,17 +230,18 @@ static void sweep(rb_cpu_ctx *c, int op, const soft_pass *sp)
         for (int i = lo; i < hi; ++i)
             apply(c, &c->constraints[i], op, sp);
     }
-    sweep_overflow(c, op, sp);
+    sweep_overflow(c, op, sp, 0);
 }
 
-// The same with the colours in lanes (contact_solver_wide.c): the overflow batch stays scalar.
-static void sweep_wide(rb_cpu_ctx *c, int op, const soft_pass *sp)
+// The same with the colours in lanes (contact_solver_wide.c), each group prepared just before its pass
+// (`prepare`: RB_WIDE_FILL, RB_WIDE_REFRESH or 0); the overflow batch stays scalar.
+static void sweep_wide(rb_cpu_ctx *c, int op, const soft_pass *sp, int prepare)
 {
     if (op == OP_WARM_START)
-        rb_wide_warm_start(c);
+        rb_wide_warm_start(c, prepare, sp->slop);
     else
-        rb_wide_solve(c, &sp->st, op == OP_SOLVE);
-    sweep_overflow(c, op, sp);
+        rb_wide_solve(c, &sp->st, op == OP_SOLVE, prepare == RB_WIDE_REFRESH);
+    sweep_overflow(c, op, sp, prepare == RB_WIDE_REFRESH);
 }
 
 rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
@@ -279,12 +283,8 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
         switch (p->stage) {
         case RB_STAGE_SOLVE:
             if (wide) {
-                if (p->substep > 0)
-                    rb_wide_refresh(c, sp.slop);
-                else
-                    rb_wide_fill(c);
-                sweep_wide(c, OP_WARM_START, &sp);
-                sweep_wide(c, OP_SOLVE, &sp);
+                sweep_wide(c, OP_WARM_START, &sp, p->substep > 0 ? RB_WIDE_REFRESH : RB_WIDE_FILL);
+                sweep_wide(c, OP_SOLVE, &sp, 0);
                 rb_wide_shock_pass(c, &sp.st, 1);
             } else {
                 if (p->substep > 0)
@@ -296,8 +296,7 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
             break;
         case RB_STAGE_RELAX:
             if (wide) {
-                rb_wide_refresh(c, sp.slop);
-                sweep_wide(c, OP_RELAX, &sp);
+                sweep_wide(c, OP_RELAX, &sp, RB_WIDE_REFRESH);
             } else {
                 refresh_closing_points(c, sp.slop);
                 sweep(c, OP_RELAX, &sp);

@@ -73,6 +73,10 @@ typedef struct rb_wide_state {
     int slot_cap;
     int group_start[RB_MAX_COLORS + 1]; // colour k: groups [group_start[k], group_start[k + 1])
     int colors;
+    // the shock pass: level l's groups [shock_group_start[l], shock_group_start[l + 1]); group g holds
+    // the bodies shock_order[shock_first[g] .. min(shock_first[g] + RB_WIDE_LANES, shock_end[g]))
+    int *shock_group_start, *shock_first, *shock_end;
+    int shock_group_start_cap, shock_first_cap, shock_end_cap;
 } rb_wide_state;
 
 // ---- lane arithmetic: the scalar helpers of vec_math.h, operation for operation
@@ -312,53 +316,67 @@ rb_status rb_wide_build(rb_cpu_ctx *c)
         w->slot[j] = -1;
     if (!reserve_aligned((void **)&w->points, &w->point_bytes, sizeof *w->points * (size_t)(points + 1)))
         return RB_ERR_OUT_OF_MEMORY;
+    // the shock levels in groups of RB_WIDE_LANES bodies
+    int levels = c->shock_levels, shock_groups = 0;
+    if (!rb_cpu_reserve((void **)&w->shock_group_start, &w->shock_group_start_cap, levels + 1, sizeof(int)))
+        return RB_ERR_OUT_OF_MEMORY;
+    for (int l = 0; l < levels; ++l) {
+        w->shock_group_start[l] = shock_groups;
+        shock_groups += (c->shock_level_start[l + 1] - c->shock_level_start[l] + RB_WIDE_LANES - 1) / RB_WIDE_LANES;
+    }
+    w->shock_group_start[levels] = shock_groups;
+    if (!rb_cpu_reserve((void **)&w->shock_first, &w->shock_first_cap, shock_groups, sizeof(int)) ||
+        !rb_cpu_reserve((void **)&w->shock_end, &w->shock_end_cap, shock_groups, sizeof(int)))
+        return RB_ERR_OUT_OF_MEMORY;
+    for (int l = 0, g = 0; l < levels; ++l)
+        for (int i = c->shock_level_start[l]; i < c->shock_level_start[l + 1]; i += RB_WIDE_LANES, ++g) {
+            w->shock_first[g] = i;
+            w->shock_end[g] = c->shock_level_start[l + 1];
+        }
     return RB_OK;
 }
 
-void rb_wide_fill(rb_cpu_ctx *c)
+// Lane by lane from the scalar layout: constraints, rows, impulses.
+static void fill_group(rb_cpu_ctx *c, int g)
 {
     rb_wide_state *w = c->wide;
-    int groups = w->group_start[w->colors];
-#pragma omp for schedule(static)
-    for (int g = 0; g < groups; ++g) {
-        wide_constraint *wc = &w->groups[g];
-        wide_point *wp = &w->points[wc->first_point];
-        memset(wp, 0, sizeof *wp * (size_t)wc->point_count);
-        rb_wv zero = {w_splat(0.0f), w_splat(0.0f), w_splat(0.0f)};
-        wc->normal = zero;
-        wc->inv_mass_a = wc->inv_mass_b = w_splat(0.0f);
-        for (int l = 0; l < RB_WIDE_LANES; ++l) {
-            int j = wc->constraint[l];
-            wc->body_a[l] = wc->body_b[l] = -1;
-            wc->count[l] = 0;
-            wc->stiff[l] = 0;
-            wc->moving[l] = 0;
-            if (j < 0)
-                continue;
-            const rb_contact_constraint *k = &c->constraints[j];
-            wc->body_a[l] = k->body_a;
-            wc->body_b[l] = k->body_b;
-            wc->count[l] = k->count;
-            lane_set(&wc->normal, l, k->normal);
-            wc->inv_mass_a[l] = k->inv_mass_a;
-            wc->inv_mass_b[l] = k->inv_mass_b;
-            wc->stiff[l] = (k->inv_mass_a == 0.0f || k->inv_mass_b == 0.0f) ? -1 : 0;
-            wc->moving[l] = ~wc->stiff[l];
-            const rb_contact_point *pts = &c->points[k->first_point];
-            for (int i = 0; i < k->count; ++i) {
-                const rb_contact_point *p = &pts[i];
-                wide_point *q = &wp[i];
-                lane_set_row(&q->n, l, &p->n, 1);
-                lane_set_row(&q->t1, l, &p->t1, 1);
-                lane_set_row(&q->t2, l, &p->t2, 1);
-                lane_set(&q->tangent1, l, p->tangent1);
-                lane_set(&q->tangent2, l, p->tangent2);
-                lane_set(&q->local_a, l, p->local_a);
-                lane_set(&q->local_b, l, p->local_b);
-                q->separation[l] = p->separation;
-                q->friction[l] = p->friction;
-                q->max_normal_impulse[l] = p->max_normal_impulse;
-            }
+    wide_constraint *wc = &w->groups[g];
+    wide_point *wp = &w->points[wc->first_point];
+    memset(wp, 0, sizeof *wp * (size_t)wc->point_count);
+    rb_wv zero = {w_splat(0.0f), w_splat(0.0f), w_splat(0.0f)};
+    wc->normal = zero;
+    wc->inv_mass_a = wc->inv_mass_b = w_splat(0.0f);
+    for (int l = 0; l < RB_WIDE_LANES; ++l) {
+        int j = wc->constraint[l];
+        wc->body_a[l] = wc->body_b[l] = -1;
+        wc->count[l] = 0;
+        wc->stiff[l] = 0;
+        wc->moving[l] = 0;
+        if (j < 0)
+            continue;
+        const rb_contact_constraint *k = &c->constraints[j];
+        wc->body_a[l] = k->body_a;
+        wc->body_b[l] = k->body_b;
+        wc->count[l] = k->count;
+        lane_set(&wc->normal, l, k->normal);
+        wc->inv_mass_a[l] = k->inv_mass_a;
+        wc->inv_mass_b[l] = k->inv_mass_b;
+        wc->stiff[l] = (k->inv_mass_a == 0.0f || k->inv_mass_b == 0.0f) ? -1 : 0;
+        wc->moving[l] = ~wc->stiff[l];
+        const rb_contact_point *pts = &c->points[k->first_point];
+        for (int i = 0; i < k->count; ++i) {
+            const rb_contact_point *p = &pts[i];
+            wide_point *q = &wp[i];
+            lane_set_row(&q->n, l, &p->n, 1);
+            lane_set_row(&q->t1, l, &p->t1, 1);
+            lane_set_row(&q->t2, l, &p->t2, 1);
+            lane_set(&q->tangent1, l, p->tangent1);
+            lane_set(&q->tangent2, l, p->tangent2);
+            lane_set(&q->local_a, l, p->local_a);
+            lane_set(&q->local_b, l, p->local_b);
+            q->separation[l] = p->separation;
+            q->friction[l] = p->friction;
+            q->max_normal_impulse[l] = p->max_normal_impulse;
         }
     }
 }
@@ -394,6 +412,9 @@ void rb_wide_free(rb_wide_state *w)
     free(w->groups);
     free(w->points);
     free(w->slot);
+    free(w->shock_group_start);
+    free(w->shock_first);
+    free(w->shock_end);
     free(w);
 }
 
@@ -565,39 +586,76 @@ static void refresh_group(rb_cpu_ctx *c, const wide_constraint *wc, float slop)
     }
 }
 
-void rb_wide_refresh(rb_cpu_ctx *c, float slop)
+// A colour or level with fewer groups than this per thread runs on one thread, together with the
+// small ones after it: its barrier would cost more than the parallel loop saves.
+#define RB_WIDE_MIN_GROUPS_PER_THREAD 2
+
+static int team_size(void)
 {
-    rb_wide_state *w = c->wide;
-    int groups = w->group_start[w->colors];
-#pragma omp for schedule(static) nowait
-    for (int g = 0; g < groups; ++g)
-        refresh_group(c, &w->groups[g], slop);
-    int lo = c->color_start[RB_MAX_COLORS], hi = c->color_start[RB_MAX_COLORS + 1];
-#pragma omp for schedule(static)
-    for (int j = lo; j < hi; ++j)
-        rb_soft_refresh_constraint(c, j, slop);
+#ifdef _OPENMP
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
 }
 
-void rb_wide_warm_start(rb_cpu_ctx *c)
+typedef struct wide_pass {
+    int op;      // RB_WIDE_WARM_START, RB_WIDE_SOLVE, RB_WIDE_RELAX
+    int prepare; // RB_WIDE_FILL, RB_WIDE_REFRESH or 0: done to each group just before its pass
+    const rb_soft_settings *st;
+    float slop;
+} wide_pass;
+
+static void run_group(rb_cpu_ctx *c, int g, const wide_pass *wp)
 {
-    rb_wide_state *w = c->wide;
-    for (int k = 0; k < w->colors; ++k) {
-        int lo = w->group_start[k], hi = w->group_start[k + 1];
+    const wide_constraint *wc = &c->wide->groups[g];
+    if (wp->prepare == RB_WIDE_FILL)
+        fill_group(c, g);
+    else if (wp->prepare == RB_WIDE_REFRESH)
+        refresh_group(c, wc, wp->slop);
+    if (wp->op == RB_WIDE_WARM_START)
+        warm_start_group(c, wc);
+    else
+        solve_group(c, wc, wp->st, wp->op == RB_WIDE_SOLVE);
+}
+
+// Runs item(ctx, g) for the ranges [start[k], start[k + 1]), k = 0 .. count - 1, in order; each
+// range's items in parallel (inside a parallel region).
+static void run_ranges(int count, const int *start, void (*item)(rb_cpu_ctx *, int, const void *), rb_cpu_ctx *c,
+                       const void *arg)
+{
+    int small = RB_WIDE_MIN_GROUPS_PER_THREAD * team_size();
+    for (int k = 0; k < count;) {
+        int lo = start[k], hi = start[k + 1];
+        if (hi - lo >= small) {
 #pragma omp for schedule(static)
-        for (int g = lo; g < hi; ++g)
-            warm_start_group(c, &w->groups[g]);
+            for (int g = lo; g < hi; ++g)
+                item(c, g, arg);
+            ++k;
+            continue;
+        }
+        int end = k;
+        while (end < count && start[end + 1] - start[end] < small)
+            ++end;
+#pragma omp single
+        for (int g = lo; g < start[end]; ++g)
+            item(c, g, arg);
+        k = end;
     }
 }
 
-void rb_wide_solve(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias)
+static void color_item(rb_cpu_ctx *c, int g, const void *arg) { run_group(c, g, (const wide_pass *)arg); }
+
+void rb_wide_warm_start(rb_cpu_ctx *c, int prepare, float slop)
 {
-    rb_wide_state *w = c->wide;
-    for (int k = 0; k < w->colors; ++k) {
-        int lo = w->group_start[k], hi = w->group_start[k + 1];
-#pragma omp for schedule(static)
-        for (int g = lo; g < hi; ++g)
-            solve_group(c, &w->groups[g], st, use_bias);
-    }
+    wide_pass wp = {RB_WIDE_WARM_START, prepare, NULL, slop};
+    run_ranges(c->wide->colors, c->wide->group_start, color_item, c, &wp);
+}
+
+void rb_wide_solve(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias, int refresh)
+{
+    wide_pass wp = {use_bias ? RB_WIDE_SOLVE : RB_WIDE_RELAX, refresh ? RB_WIDE_REFRESH : 0, st, st->slop};
+    run_ranges(c->wide->colors, c->wide->group_start, color_item, c, &wp);
 }
 
 // ---- the shock pass (rb_contact_solve_shock), a level's bodies in the lanes
@@ -731,25 +789,31 @@ static void shock_round(rb_cpu_ctx *c, const int *edge, const rb_soft_settings *
     }
 }
 
+typedef struct shock_arg {
+    const rb_soft_settings *st;
+    int use_bias;
+} shock_arg;
+
+// Shock group g: RB_WIDE_LANES bodies of one level from shock_order[first[g]] on.
+static void shock_item(rb_cpu_ctx *c, int g, const void *arg)
+{
+    const shock_arg *sa = arg;
+    const int *ss = c->shock_support_start;
+    int first = c->wide->shock_first[g], hi = c->wide->shock_end[g], rounds = 0;
+    for (int i = first; i < hi && i < first + RB_WIDE_LANES; ++i)
+        rounds = rb_maxi(rounds, ss[i + 1] - ss[i]);
+    for (int r = 0; r < rounds; ++r) {
+        int edge[RB_WIDE_LANES];
+        for (int l = 0; l < RB_WIDE_LANES; ++l) {
+            int i = first + l;
+            edge[l] = i < hi && ss[i] + r < ss[i + 1] ? c->shock_supports[ss[i] + r] : -1;
+        }
+        shock_round(c, edge, sa->st, sa->use_bias);
+    }
+}
+
 void rb_wide_shock_pass(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias)
 {
-    const int *ss = c->shock_support_start;
-    for (int lv = 0; lv < c->shock_levels; ++lv) {
-        int lo = c->shock_level_start[lv], hi = c->shock_level_start[lv + 1];
-        int groups = (hi - lo + RB_WIDE_LANES - 1) / RB_WIDE_LANES;
-#pragma omp for schedule(static)
-        for (int g = 0; g < groups; ++g) {
-            int first = lo + g * RB_WIDE_LANES, rounds = 0;
-            for (int l = 0; l < RB_WIDE_LANES && first + l < hi; ++l)
-                rounds = rb_maxi(rounds, ss[first + l + 1] - ss[first + l]);
-            for (int r = 0; r < rounds; ++r) {
-                int edge[RB_WIDE_LANES];
-                for (int l = 0; l < RB_WIDE_LANES; ++l) {
-                    int i = first + l;
-                    edge[l] = i < hi && ss[i] + r < ss[i + 1] ? c->shock_supports[ss[i] + r] : -1;
-                }
-                shock_round(c, edge, st, use_bias);
-            }
-        }
-    }
+    shock_arg sa = {st, use_bias};
+    run_ranges(c->shock_levels, c->wide->shock_group_start, shock_item, c, &sa);
 }

@@ -10,21 +10,24 @@
 
 struct rb_wide_state;
 
-// Lays the colours' constraints out in lanes and copies their rows and impulses (from c->points).
-// Serial part and allocation; call outside a parallel region, then rb_wide_fill inside one.
+// Lays the colours' constraints and the shock levels' bodies out in lanes (outside a parallel region:
+// the serial part and the allocation). The lanes are filled from c->points by the first warm start.
 rb_status rb_wide_build(rb_cpu_ctx *c);
-void rb_wide_fill(rb_cpu_ctx *c);
+
+enum { RB_WIDE_WARM_START, RB_WIDE_SOLVE, RB_WIDE_RELAX };
+enum { RB_WIDE_FILL = 1, RB_WIDE_REFRESH = 2 };
 
 // One pass over every colour (inside a parallel region): the warm start, or a solve with the soft
-// bias (use_bias) or without it (relax). The overflow batch is the caller's (scalar, c->points).
-void rb_wide_warm_start(rb_cpu_ctx *c);
-void rb_wide_solve(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias);
+// bias (use_bias) or without it (relax). Before its pass each group is filled from c->points
+// (RB_WIDE_FILL, the frame's first) or gets fresh rows for its closing points (RB_WIDE_REFRESH, passes
+// after the bodies moved: the speculative points between two moving bodies are rebuilt at the
+// current poses, rb_contact_refresh_point). The overflow batch is the caller's (scalar, c->points).
+void rb_wide_warm_start(rb_cpu_ctx *c, int prepare, float slop);
+void rb_wide_solve(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias, int refresh);
 
-// Before a pass after the bodies moved (inside a parallel region): the speculative points between two
-// moving bodies get rows at the current poses, rb_contact_refresh_point's in the lanes. The rows in
-// c->points stay the frame's: after the solve only restitution reads them, and only at touching points.
-void rb_wide_refresh(rb_cpu_ctx *c, float slop);
-// The same for constraint j in c->points (contact_solver_soft.c), for the overflow batch; 1 if it did.
+// The refresh for constraint j in c->points (contact_solver_soft.c), for the overflow batch and the
+// scalar passes; 1 if it did. The rows in c->points of the colours' constraints stay the frame's: after
+// the solve only restitution reads them, and only at touching points, which are never refreshed.
 int rb_soft_refresh_constraint(rb_cpu_ctx *c, int j, float slop);
 
 // The shock pass from the ground up (rb_contact_solve_shock), RB_WIDE_LANES bodies of a level at a
