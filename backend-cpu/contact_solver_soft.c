@@ -285,7 +285,7 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
             if (wide) {
                 sweep_wide(c, OP_WARM_START, &sp, p->substep > 0 ? RB_WIDE_REFRESH : RB_WIDE_FILL);
                 sweep_wide(c, OP_SOLVE, &sp, 0);
-                rb_wide_shock_pass(c, &sp.st, 1);
+                rb_wide_shock_pass(c, &sp.st, 1, p->substep == 0);
             } else {
                 if (p->substep > 0)
                     refresh_closing_points(c, sp.slop);

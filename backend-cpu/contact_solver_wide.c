@@ -64,6 +64,26 @@ typedef struct wide_constraint {
     int first_point, point_count;  // in rb_wide_state.points; point_count: the lanes' largest count
 } wide_constraint;
 
+typedef struct shock_point {
+    rb_wv ra_x, rb_x, ia_x, ib_x;
+    rb_wv local_a, local_b;
+    rb_wf separation, accumulated;
+} shock_point;
+
+// One round of a shock group: each lane's body against one of its supports. Laid out at the frame's
+// first shock pass; later passes take only what changed since: the accumulated impulses, and the rows
+// of points the refresh rebuilds (closing points between two moving bodies) or of overflow constraints.
+typedef struct shock_edge {
+    shock_point pts[RB_MAX_MANIFOLD_POINTS];
+    rb_wm has[RB_MAX_MANIFOLD_POINTS]; // the lane's support has this point
+    rb_wv normal;
+    rb_wf im;     // inverse mass of the moving body
+    rb_wm side_b; // B moves (A supports)
+    int body_a[RB_WIDE_LANES], body_b[RB_WIDE_LANES], moving[RB_WIDE_LANES]; // -1: none
+    int constraint[RB_WIDE_LANES], reload[RB_WIDE_LANES]; // reload: the lane's rows may change
+    int np;
+} shock_edge;
+
 typedef struct rb_wide_state {
     wide_constraint *groups;
     size_t group_bytes;
@@ -77,6 +97,9 @@ typedef struct rb_wide_state {
     // the bodies shock_order[shock_first[g] .. min(shock_first[g] + RB_WIDE_LANES, shock_end[g]))
     int *shock_group_start, *shock_first, *shock_end;
     int shock_group_start_cap, shock_first_cap, shock_end_cap;
+    int *shock_round_start, shock_round_start_cap; // group g's rounds (one per support of its lanes' bodies)
+    shock_edge *shock_edges;
+    size_t shock_edge_bytes;
 } rb_wide_state;
 
 // ---- lane arithmetic: the scalar helpers of vec_math.h, operation for operation
@@ -337,11 +360,23 @@ rb_status rb_wide_build(rb_cpu_ctx *c)
     if (!rb_cpu_reserve((void **)&w->shock_first, &w->shock_first_cap, shock_groups, sizeof(int)) ||
         !rb_cpu_reserve((void **)&w->shock_end, &w->shock_end_cap, shock_groups, sizeof(int)))
         return RB_ERR_OUT_OF_MEMORY;
+    if (!rb_cpu_reserve((void **)&w->shock_round_start, &w->shock_round_start_cap, shock_groups + 1, sizeof(int)))
+        return RB_ERR_OUT_OF_MEMORY;
+    int rounds = 0;
+    const int *ss = c->shock_support_start;
     for (int l = 0, g = 0; l < levels; ++l)
         for (int i = c->shock_level_start[l]; i < c->shock_level_start[l + 1]; i += RB_WIDE_LANES, ++g) {
+            int hi = c->shock_level_start[l + 1], most = 0;
             w->shock_first[g] = i;
-            w->shock_end[g] = c->shock_level_start[l + 1];
+            w->shock_end[g] = hi;
+            w->shock_round_start[g] = rounds;
+            for (int b = i; b < hi && b < i + RB_WIDE_LANES; ++b)
+                most = rb_maxi(most, ss[b + 1] - ss[b]);
+            rounds += most;
         }
+    w->shock_round_start[shock_groups] = rounds;
+    if (!reserve_aligned((void **)&w->shock_edges, &w->shock_edge_bytes, sizeof(shock_edge) * (size_t)(rounds + 1)))
+        return RB_ERR_OUT_OF_MEMORY;
     return RB_OK;
 }
 
@@ -424,6 +459,8 @@ void rb_wide_free(rb_wide_state *w)
     free(w->shock_group_start);
     free(w->shock_first);
     free(w->shock_end);
+    free(w->shock_round_start);
+    free(w->shock_edges);
     free(w);
 }
 
@@ -682,11 +719,6 @@ void rb_wide_solve(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias, int 
 // as the scalar pass does. What a support needs (its normal rows, anchors, separations, accumulated
 // impulses) is read from the lanes of its colour, where the passes keep it current.
 
-typedef struct shock_point {
-    rb_wv ra_x, rb_x, ia_x, ib_x;
-    rb_wv local_a, local_b;
-    rb_wf separation, accumulated;
-} shock_point;
 
 // Lane l of the round: constraint j's points (from its colour's lanes, or c->points for the overflow
 // batch). Returns its point count.
@@ -724,39 +756,66 @@ static int load_support(const rb_cpu_ctx *c, int j, int l, shock_point *sp)
     return k->count;
 }
 
-// One round: each lane's body against one of its supports (edge[l], -1: none).
-RB_WIDE_CLONES static void shock_round(rb_cpu_ctx *c, const int *edge, const rb_soft_settings *st, int use_bias)
+
+static void shock_load(rb_cpu_ctx *c, shock_edge *e, const int *edge, float slop)
 {
-    rb_scene *s = c->scene;
-    shock_point sp[RB_MAX_MANIFOLD_POINTS];
-    memset(sp, 0, sizeof sp);
-    int body_a[RB_WIDE_LANES], body_b[RB_WIDE_LANES], moving[RB_WIDE_LANES], np = 0;
-    rb_wv normal = {w_splat(0.0f), w_splat(0.0f), w_splat(0.0f)};
-    rb_wf im = w_splat(0.0f);
-    rb_wm side_b = (rb_wm){0}, has[RB_MAX_MANIFOLD_POINTS];
-    for (int i = 0; i < RB_MAX_MANIFOLD_POINTS; ++i)
-        has[i] = (rb_wm){0};
+    memset(e, 0, sizeof *e);
     for (int l = 0; l < RB_WIDE_LANES; ++l) {
-        body_a[l] = body_b[l] = moving[l] = -1;
+        e->body_a[l] = e->body_b[l] = e->moving[l] = e->constraint[l] = -1;
         if (edge[l] < 0)
             continue;
         int j = edge[l] >> 1, fixed_a = edge[l] & 1;
         const rb_contact_constraint *k = &c->constraints[j];
-        body_a[l] = k->body_a;
-        body_b[l] = k->body_b;
-        moving[l] = fixed_a ? k->body_b : k->body_a; // dynamic: shock_levels.c levels only bodies with mass
-        side_b[l] = fixed_a ? -1 : 0;
-        im[l] = fixed_a ? k->inv_mass_b : k->inv_mass_a;
-        lane_set(&normal, l, k->normal);
-        int count = load_support(c, j, l, sp);
+        e->constraint[l] = j;
+        e->body_a[l] = k->body_a;
+        e->body_b[l] = k->body_b;
+        e->moving[l] = fixed_a ? k->body_b : k->body_a; // dynamic: shock_levels.c levels only bodies with mass
+        e->side_b[l] = fixed_a ? -1 : 0;
+        e->im[l] = fixed_a ? k->inv_mass_b : k->inv_mass_a;
+        lane_set(&e->normal, l, k->normal);
+        int count = load_support(c, j, l, e->pts);
         for (int i = 0; i < count; ++i)
-            has[i][l] = -1;
-        np = rb_maxi(np, count);
+            e->has[i][l] = -1;
+        e->np = rb_maxi(e->np, count);
+        // rb_wide_refresh's test (refresh_group), or the overflow batch, refreshed in c->points
+        int fresh = c->wide->slot[j] < 0;
+        for (int i = 0; i < count; ++i)
+            fresh |= k->inv_mass_a != 0.0f && k->inv_mass_b != 0.0f && e->pts[i].separation[l] > slop;
+        e->reload[l] = fresh;
     }
-    wide_bodies b = {gather3(s->body_lin_vel, body_a), gather3(s->body_ang_vel, body_a),
-                     gather3(s->body_lin_vel, body_b), gather3(s->body_ang_vel, body_b)};
-    rb_wv pa = gather3(s->body_pos, body_a), pb = gather3(s->body_pos, body_b);
-    rb_wq qa = gather_rot(s->body_rot, body_a), qb = gather_rot(s->body_rot, body_b);
+}
+
+static void shock_update(rb_cpu_ctx *c, shock_edge *e)
+{
+    const rb_wide_state *w = c->wide;
+    for (int l = 0; l < RB_WIDE_LANES; ++l) {
+        int j = e->constraint[l];
+        if (j < 0)
+            continue;
+        if (e->reload[l]) {
+            load_support(c, j, l, e->pts);
+            continue;
+        }
+        int slot = w->slot[j], ql = slot % RB_WIDE_LANES, count = c->constraints[j].count;
+        const wide_point *q = &w->points[w->groups[slot / RB_WIDE_LANES].first_point];
+        for (int i = 0; i < count; ++i)
+            e->pts[i].accumulated[l] = q[i].n.impulse[ql];
+    }
+}
+
+RB_WIDE_CLONES static void shock_round(rb_cpu_ctx *c, const shock_edge *e, const rb_soft_settings *st, int use_bias)
+{
+    rb_scene *s = c->scene;
+    const shock_point *sp = e->pts;
+    int np = e->np;
+    const rb_wm *has = e->has;
+    rb_wv normal = e->normal;
+    rb_wf im = e->im;
+    rb_wm side_b = e->side_b;
+    wide_bodies b = {gather3(s->body_lin_vel, e->body_a), gather3(s->body_ang_vel, e->body_a),
+                     gather3(s->body_lin_vel, e->body_b), gather3(s->body_ang_vel, e->body_b)};
+    rb_wv pa = gather3(s->body_pos, e->body_a), pb = gather3(s->body_pos, e->body_b);
+    rb_wq qa = gather_rot(s->body_rot, e->body_a), qb = gather_rot(s->body_rot, e->body_b);
     rb_softness soft = st->soft_static;
     rb_wf zero = w_splat(0.0f);
     rb_wf bias_of[RB_MAX_MANIFOLD_POINTS], mass_of[RB_MAX_MANIFOLD_POINTS], extra[RB_MAX_MANIFOLD_POINTS];
@@ -797,7 +856,7 @@ RB_WIDE_CLONES static void shock_round(rb_cpu_ctx *c, const int *edge, const rb_
             break;
     }
     for (int l = 0; l < RB_WIDE_LANES; ++l) {
-        int m = moving[l];
+        int m = e->moving[l];
         if (m < 0)
             continue;
         rb_wv v = side_b[l] ? b.vb : b.va, w = side_b[l] ? b.wb : b.wa;
@@ -808,29 +867,34 @@ RB_WIDE_CLONES static void shock_round(rb_cpu_ctx *c, const int *edge, const rb_
 
 typedef struct shock_arg {
     const rb_soft_settings *st;
-    int use_bias;
+    int use_bias, first; // first: the frame's first shock pass lays the rounds out
 } shock_arg;
 
 // Shock group g: RB_WIDE_LANES bodies of one level from shock_order[first[g]] on.
 static void shock_item(rb_cpu_ctx *c, int g, const void *arg)
 {
     const shock_arg *sa = arg;
+    const rb_wide_state *w = c->wide;
     const int *ss = c->shock_support_start;
-    int first = c->wide->shock_first[g], hi = c->wide->shock_end[g], rounds = 0;
-    for (int i = first; i < hi && i < first + RB_WIDE_LANES; ++i)
-        rounds = rb_maxi(rounds, ss[i + 1] - ss[i]);
-    for (int r = 0; r < rounds; ++r) {
-        int edge[RB_WIDE_LANES];
-        for (int l = 0; l < RB_WIDE_LANES; ++l) {
-            int i = first + l;
-            edge[l] = i < hi && ss[i] + r < ss[i + 1] ? c->shock_supports[ss[i] + r] : -1;
+    int first = w->shock_first[g], hi = w->shock_end[g];
+    for (int r = 0; r < w->shock_round_start[g + 1] - w->shock_round_start[g]; ++r) {
+        shock_edge *e = &w->shock_edges[w->shock_round_start[g] + r];
+        if (sa->first) {
+            int edge[RB_WIDE_LANES];
+            for (int l = 0; l < RB_WIDE_LANES; ++l) {
+                int i = first + l;
+                edge[l] = i < hi && ss[i] + r < ss[i + 1] ? c->shock_supports[ss[i] + r] : -1;
+            }
+            shock_load(c, e, edge, sa->st->slop);
+        } else {
+            shock_update(c, e);
         }
-        shock_round(c, edge, sa->st, sa->use_bias);
+        shock_round(c, e, sa->st, sa->use_bias);
     }
 }
 
-void rb_wide_shock_pass(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias)
+void rb_wide_shock_pass(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias, int first)
 {
-    shock_arg sa = {st, use_bias};
+    shock_arg sa = {st, use_bias, first};
     run_ranges(c->shock_levels, c->wide->shock_group_start, shock_item, c, &sa);
 }

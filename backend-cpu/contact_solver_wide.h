@@ -31,8 +31,8 @@ void rb_wide_solve(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias, int 
 int rb_soft_refresh_constraint(rb_cpu_ctx *c, int j, float slop);
 
 // The shock pass from the ground up (rb_contact_solve_shock), RB_WIDE_LANES bodies of a level at a
-// time; inside a parallel region.
-void rb_wide_shock_pass(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias);
+// time; inside a parallel region. `first`: the frame's first (it lays the supports out).
+void rb_wide_shock_pass(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias, int first);
 
 // Copies the impulses back to c->points (inside a parallel region), for restitution and the store.
 void rb_wide_store(rb_cpu_ctx *c);
