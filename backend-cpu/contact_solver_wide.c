@@ -111,10 +111,14 @@ static inline rb_wf w_min(rb_wf a, rb_wf b) { return w_select(a < b, a, b); } //
 static inline rb_wf w_abs(rb_wf a) { return (rb_wf)((rb_wm)a & 0x7fffffff); }
 static inline int w_any(rb_wm m)
 {
+#if defined(__SSE__) && RB_WIDE_LANES == 4
+    return _mm_movemask_ps((__m128)m) != 0;
+#else
     int any = 0;
     for (int l = 0; l < RB_WIDE_LANES; ++l)
         any |= m[l];
     return any;
+#endif
 }
 static inline rb_wf w_sqrt(rb_wf a)
 {
