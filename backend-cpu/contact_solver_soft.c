@@ -3,7 +3,9 @@
 // the end of the frame restitution and the impulses' store. The row code is core/kernels/contact_soft.h.
 //
 // As in the batched solver, a colour holds no dynamic body twice, so its manifolds are solved in
-// parallel without races and the result does not depend on the thread count.
+// parallel without races and the result does not depend on the thread count. The colours' passes and
+// the shock pass run in SIMD lanes (contact_solver_wide.c), with the same results as the scalar passes
+// here, which stay the reference (rb_cpu_ctx.soft_reference; tests/test_soft_wide.c compares them).
 #include "contact_solver_wide.h"
 #include "cpu_context.h"
 #include "kernels/contact_soft.h"

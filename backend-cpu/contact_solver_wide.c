@@ -8,15 +8,16 @@
 // manifold (a converged lane takes no more impulse while the others sweep on), so the result is the
 // scalar code's; the lanes are laid out by colour order alone, never by the thread count.
 //
-// The rows live here in structure-of-arrays form from the first substep's solve to the end of the
-// frame (rb_wide_build, rb_wide_fill); c->points keeps the rows for the shock pass and the refresh of
-// closing points, and gets the impulses back at the end of the frame (rb_wide_store).
+// The rows, anchors and impulses live here in structure-of-arrays form from the frame's first solve
+// (rb_wide_build, each group filled before its first warm start) to its end, when the impulses go back
+// to c->points for restitution and the store (rb_wide_store). The refresh of closing points and the
+// shock pass work in the lanes too; only the overflow batch stays scalar, in c->points.
+// docs/solver-soft.md has the measurements.
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "contact_solver_wide.h"
-
 
 #if defined(__SSE__)
 #include <xmmintrin.h>
@@ -57,7 +58,7 @@ typedef struct wide_constraint {
     rb_wv normal;
     rb_wf inv_mass_a, inv_mass_b;
     rb_wm stiff;                   // against a static or kinematic body: soft_static
-    rb_wm moving;                  // both bodies move: closing points get fresh rows (rb_wide_refresh)
+    rb_wm moving;                  // both bodies move: closing points get fresh rows (refresh_group)
     int body_a[RB_WIDE_LANES], body_b[RB_WIDE_LANES]; // -1: static or none
     int constraint[RB_WIDE_LANES]; // index in c->constraints, -1: none
     int count[RB_WIDE_LANES];
@@ -781,7 +782,7 @@ static void shock_load(rb_cpu_ctx *c, shock_edge *e, const int *edge, float slop
         for (int i = 0; i < count; ++i)
             e->has[i][l] = -1;
         e->np = rb_maxi(e->np, count);
-        // rb_wide_refresh's test (refresh_group), or the overflow batch, refreshed in c->points
+        // refresh_group's test, or the overflow batch (refreshed in c->points)
         int fresh = c->wide->slot[j] < 0;
         for (int i = 0; i < count; ++i)
             fresh |= k->inv_mass_a != 0.0f && k->inv_mass_b != 0.0f && e->pts[i].separation[l] > slop;
