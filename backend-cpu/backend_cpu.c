@@ -10,6 +10,7 @@
 
 #include "backend_registry.h"
 #include "contact_solver_split.h"
+#include "contact_solver_wide.h"
 #include "cpu_context.h"
 #include "thread_team.h"
 
@@ -180,8 +181,10 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->shock_level_start);
     free(c->shock_support_start);
     free(c->shock_supports);
+    free(c->shock_edge);
     free(c->impact);
     rb_cpu_split_free(c->split);
+    rb_wide_free(c->wide);
     free(ctx);
 }
 

@@ -3,8 +3,12 @@
 // the end of the frame restitution and the impulses' store. The row code is core/kernels/contact_soft.h.
 //
 // As in the batched solver, a colour holds no dynamic body twice, so its manifolds are solved in
-// parallel without races and the result does not depend on the thread count.
+// parallel without races and the result does not depend on the thread count. The colours' passes and
+// the shock pass run in SIMD lanes (contact_solver_wide.c), with the same results as the scalar passes
+// here, which stay the reference (rb_cpu_ctx.soft_reference; tests/test_soft_wide.c compares them).
+#include "contact_solver_wide.h"
 #include "cpu_context.h"
+#include "kernels/contact_apply.h"
 #include "kernels/contact_soft.h"
 
 // Sweeps over a manifold's normal rows per pass: one Gauss-Seidel sweep over four corner points leaves
@@ -24,18 +28,12 @@ typedef struct soft_pass {
     float slop;
 } soft_pass;
 
-// Only dynamic bodies take impulses; static ones (slot -1), kinematic and frozen ones are read-only.
+// Only dynamic bodies take impulses; static ones (slot -1), kinematic and frozen ones are read-only
+// (rb_store_vel).
 static void store_pair(rb_scene *s, int a, rb_float3 va, rb_float3 wa, int b, rb_float3 vb, rb_float3 wb)
 {
-    const uint32_t mask = RB_BODY_TYPE_MASK | RB_BODY_FROZEN;
-    if (a >= 0 && (s->body_flags[a] & mask) == RB_BODY_DYNAMIC_T) {
-        s->body_lin_vel[a] = rb_f4_from3(va, 0.0f);
-        s->body_ang_vel[a] = rb_f4_from3(wa, 0.0f);
-    }
-    if (b >= 0 && (s->body_flags[b] & mask) == RB_BODY_DYNAMIC_T) {
-        s->body_lin_vel[b] = rb_f4_from3(vb, 0.0f);
-        s->body_ang_vel[b] = rb_f4_from3(wb, 0.0f);
-    }
+    rb_store_vel(s->body_lin_vel, s->body_ang_vel, s->body_flags, a, va, wa);
+    rb_store_vel(s->body_lin_vel, s->body_ang_vel, s->body_flags, b, vb, wb);
 }
 
 static void apply(rb_cpu_ctx *c, rb_contact_constraint *k, int op, const soft_pass *sp)
@@ -78,8 +76,11 @@ static void apply_shock(rb_cpu_ctx *c, int j, int fixed_a, int use_bias, const s
     rb_float3 vb = b >= 0 ? rb_xyz(lin[b]) : zero, wb = b >= 0 ? rb_xyz(ang[b]) : zero;
     rb_float3 pa = a >= 0 ? rb_xyz(s->body_pos[a]) : zero, pb = b >= 0 ? rb_xyz(s->body_pos[b]) : zero;
     rb_float4 qa = a >= 0 ? s->body_rot[a] : id, qb = b >= 0 ? s->body_rot[b] : id;
-    rb_contact_solve_shock(k, &c->points[k->first_point], &sp->st, use_bias, fixed_a, pa, qa, pb, qb, &va, &wa, &vb,
-                           &wb);
+    const rb_contact_point *pts = &c->points[k->first_point];
+    float accumulated[RB_MAX_MANIFOLD_POINTS];
+    for (int i = 0; i < k->count; ++i)
+        accumulated[i] = pts[i].n.impulse;
+    rb_contact_solve_shock(k, pts, accumulated, &sp->st, use_bias, fixed_a, pa, qa, pb, qb, &va, &wa, &vb, &wb);
     int m = fixed_a ? b : a; // the moving body: dynamic (shock_levels.c levels only bodies with mass)
     lin[m] = rb_f4_from3(fixed_a ? vb : va, 0.0f);
     ang[m] = rb_f4_from3(fixed_a ? wb : wa, 0.0f);
@@ -177,24 +178,43 @@ static rb_solver_body current_body(const rb_cpu_ctx *c, int b)
 // points between two moving bodies get rows at the current poses (rb_contact_refresh_point), so a
 // glancing hit keeps the angular momentum (|dL|/|L| 4e-3 without, 1e-6 with). Resting contacts move too
 // little in a frame for it to matter, and keep the frame's rows.
+int rb_soft_refresh_constraint(rb_cpu_ctx *c, int j, float slop)
+{
+    const rb_contact_constraint *k = &c->constraints[j];
+    if (k->inv_mass_a == 0.0f || k->inv_mass_b == 0.0f)
+        return 0;
+    rb_contact_point *pts = &c->points[k->first_point];
+    int any = 0;
+    for (int i = 0; i < k->count; ++i)
+        any |= pts[i].separation > slop;
+    if (!any)
+        return 0;
+    rb_solver_body A = current_body(c, k->body_a), B = current_body(c, k->body_b);
+    for (int i = 0; i < k->count; ++i)
+        if (pts[i].separation > slop)
+            rb_contact_refresh_point(k, &pts[i], &A, &B);
+    return 1;
+}
+
 static void refresh_closing_points(rb_cpu_ctx *c, float slop)
 {
     int n = c->manifold_count;
 #pragma omp for schedule(static)
-    for (int j = 0; j < n; ++j) {
-        const rb_contact_constraint *k = &c->constraints[j];
-        if (k->inv_mass_a == 0.0f || k->inv_mass_b == 0.0f)
-            continue;
-        rb_contact_point *pts = &c->points[k->first_point];
-        int any = 0;
-        for (int i = 0; i < k->count; ++i)
-            any |= pts[i].separation > slop;
-        if (!any)
-            continue;
-        rb_solver_body A = current_body(c, k->body_a), B = current_body(c, k->body_b);
-        for (int i = 0; i < k->count; ++i)
-            if (pts[i].separation > slop)
-                rb_contact_refresh_point(k, &pts[i], &A, &B);
+    for (int j = 0; j < n; ++j)
+        rb_soft_refresh_constraint(c, j, slop);
+}
+
+// The overflow batch: constraints that found every colour taken, by one thread, in c->points.
+static void sweep_overflow(rb_cpu_ctx *c, int op, const soft_pass *sp, int refresh)
+{
+    int lo = c->color_start[RB_MAX_COLORS], hi = c->color_start[RB_MAX_COLORS + 1];
+    if (hi > lo) {
+#pragma omp single
+        for (int i = lo; i < hi; ++i) {
+            if (refresh)
+                rb_soft_refresh_constraint(c, i, sp->slop);
+            apply(c, &c->constraints[i], op, sp);
+        }
     }
 }
 
@@ -207,12 +227,18 @@ static void sweep(rb_cpu_ctx *c, int op, const soft_pass *sp)
         for (int i = lo; i < hi; ++i)
             apply(c, &c->constraints[i], op, sp);
     }
-    int lo = c->color_start[RB_MAX_COLORS], hi = c->color_start[RB_MAX_COLORS + 1];
-    if (hi > lo) {
-#pragma omp single
-        for (int i = lo; i < hi; ++i)
-            apply(c, &c->constraints[i], op, sp);
-    }
+    sweep_overflow(c, op, sp, 0);
+}
+
+// The same with the colours in lanes (contact_solver_wide.c), each group prepared just before its pass
+// (`prepare`: RB_WIDE_FILL, RB_WIDE_REFRESH or 0); the overflow batch stays scalar.
+static void sweep_wide(rb_cpu_ctx *c, int op, const soft_pass *sp, int prepare)
+{
+    if (op == OP_WARM_START)
+        rb_wide_warm_start(c, prepare, sp->slop);
+    else
+        rb_wide_solve(c, &sp->st, op == OP_SOLVE, prepare == RB_WIDE_REFRESH);
+    sweep_overflow(c, op, sp, prepare == RB_WIDE_REFRESH);
 }
 
 rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
@@ -231,6 +257,13 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
     sp.st.shock_sweeps = RB_SOFT_SHOCK_SWEEPS;
     sp.slop = p->linear_slop;
     if (p->stage == RB_STAGE_SOLVE && p->substep == 0) {
+        // the lanes hold the rows and impulses from the first solve to the end of the frame (allocated
+        // here, before any velocity changes, so a failure leaves the world as it was)
+        rb_status s;
+        if (!c->soft_reference && (s = rb_wide_build(c)) != RB_OK)
+            return s;
+        if (!rb_cpu_reserve((void **)&c->impact, &c->impact_cap, IMPACT_MAX_POINTS, sizeof *c->impact))
+            return RB_ERR_OUT_OF_MEMORY;
         // the approach speeds after one substep of gravity: the acceleration towards each surface, for
         // the speed at which a speculative contact will arrive and the bounce's launch speed
         if (c->any_restitution) {
@@ -239,25 +272,36 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
             for (int i = 0; i < n; ++i)
                 apply(c, &c->constraints[i], OP_MEASURE, &sp);
         }
-        if (!rb_cpu_reserve((void **)&c->impact, &c->impact_cap, IMPACT_MAX_POINTS, sizeof *c->impact))
-            return RB_ERR_OUT_OF_MEMORY;
         impact_pass(c, &sp);
     }
+    int wide = !c->soft_reference;
 #pragma omp parallel num_threads(c->team)
     {
         switch (p->stage) {
         case RB_STAGE_SOLVE:
-            if (p->substep > 0)
-                refresh_closing_points(c, sp.slop);
-            sweep(c, OP_WARM_START, &sp);
-            sweep(c, OP_SOLVE, &sp);
-            shock_pass(c, 1, &sp);
+            if (wide) {
+                sweep_wide(c, OP_WARM_START, &sp, p->substep > 0 ? RB_WIDE_REFRESH : RB_WIDE_FILL);
+                sweep_wide(c, OP_SOLVE, &sp, 0);
+                rb_wide_shock_pass(c, &sp.st, 1, p->substep == 0);
+            } else {
+                if (p->substep > 0)
+                    refresh_closing_points(c, sp.slop);
+                sweep(c, OP_WARM_START, &sp);
+                sweep(c, OP_SOLVE, &sp);
+                shock_pass(c, 1, &sp);
+            }
             break;
         case RB_STAGE_RELAX:
-            refresh_closing_points(c, sp.slop);
-            sweep(c, OP_RELAX, &sp);
+            if (wide) {
+                sweep_wide(c, OP_RELAX, &sp, RB_WIDE_REFRESH);
+            } else {
+                refresh_closing_points(c, sp.slop);
+                sweep(c, OP_RELAX, &sp);
+            }
             break;
         default:
+            if (wide)
+                rb_wide_store(c);
             if (c->any_restitution)
                 sweep(c, OP_RESTITUTION, &sp);
             break;

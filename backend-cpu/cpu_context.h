@@ -159,10 +159,13 @@ struct rb_cpu_ctx {
     int *shock_level_start, shock_level_start_cap;   // level l+1: shock_order[start[l] .. start[l+1])
     int *shock_support_start, shock_support_start_cap; // per shock_order entry: its supports
     int *shock_supports, shock_supports_cap;         // constraint * 2 + (A is the supporting body)
+    int *shock_edge, shock_edge_cap;                 // scratch: per constraint, support_of's answer
     int shock_levels, shock_bodies;
     int *impact, impact_cap;                         // candidate points of the impact pass
 
     struct rb_split_state *split; // the split solver's scratch (contact_solver_split.c), NULL until used
+    struct rb_wide_state *wide;   // the soft solver's lanes (contact_solver_wide.c), NULL until used
+    int soft_reference;           // soft: the scalar passes instead of the lanes (tests compare the two)
 
     struct rb_thread_team *thread_team; // sets `team` at each step (thread_team.c)
 };

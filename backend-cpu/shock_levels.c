@@ -19,10 +19,10 @@ rb_status rb_cpu_build_shock_levels(rb_cpu_ctx *c, rb_float3 gravity)
         !grow_int(&c->shock_carry, &c->shock_carry_cap, n) || !grow_int(&c->shock_order, &c->shock_order_cap, nb) ||
         !grow_int(&c->shock_level_start, &c->shock_level_start_cap, nb + 2) ||
         !grow_int(&c->shock_support_start, &c->shock_support_start_cap, nb + 1) ||
-        !grow_int(&c->shock_supports, &c->shock_supports_cap, n))
+        !grow_int(&c->shock_supports, &c->shock_supports_cap, n) || !grow_int(&c->shock_edge, &c->shock_edge_cap, 2 * n))
         return RB_ERR_OUT_OF_MEMORY;
     rb_shock_arrays a = {c->shock_level, c->shock_carry_start, c->shock_carry, c->shock_order, c->shock_level_start,
-                         c->shock_support_start, c->shock_supports};
+                         c->shock_support_start, c->shock_supports, c->shock_edge};
     c->shock_levels = rb_shock_build_levels(nb, n, c->constraints, c->points, rb_scale(gravity, -1.0f / g), a,
                                             &c->shock_bodies);
     return RB_OK;

@@ -259,7 +259,7 @@ static void release_all(rb_gpu_ctx *c)
         &c->npoints, &c->moff, &c->manifolds, &c->cache, &c->cons, &c->points, &c->color_order, &c->constraint_color,
         &c->first_point, &c->color_start, &c->split_list, &c->delta, &c->edges, &c->counters, &c->shock_level,
         &c->shock_carry_start, &c->shock_carry, &c->shock_order, &c->shock_level_start, &c->shock_support_start,
-        &c->shock_supports,
+        &c->shock_supports, &c->shock_answer,
         &c->start_pos, &c->start_rot,
     };
     if (c->dev) {

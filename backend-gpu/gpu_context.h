@@ -98,7 +98,7 @@ struct rb_gpu_ctx {
     rb_gpu_buf edges; // the constraint graph: one edge per manifold, in manifold order (rb_fill_edges)
     // shock propagation (kernels/device_shock.h): per body and per constraint, as rb_shock_arrays
     rb_gpu_buf shock_level, shock_carry_start, shock_carry, shock_order, shock_level_start, shock_support_start,
-        shock_supports;
+        shock_supports, shock_answer;
     rb_gpu_buf counters;
 
     int pair_count, manifold_count, point_count, cache_count;

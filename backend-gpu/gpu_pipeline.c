@@ -408,12 +408,13 @@ rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
         TRY(reserve(c, &c->shock_level_start, (size_t)nb + 2, sizeof(int), "shock levels"));
         TRY(reserve(c, &c->shock_support_start, (size_t)nb + 1, sizeof(int), "shock levels"));
         TRY(reserve(c, &c->shock_supports, (size_t)nm, sizeof(int), "shock levels"));
+        TRY(reserve(c, &c->shock_answer, 2 * (size_t)nm, sizeof(int), "shock levels"));
         rb_float4 up = rb_f4(-p->gravity.x / g, -p->gravity.y / g, -p->gravity.z / g, 0.0f);
         a = kbegin(c, K_SHOCK_LEVELS);
         ai(&a, nb), ai(&a, nm), arg(&a, sizeof up, &up), am(&a, &c->cons), am(&a, &c->points),
             am(&a, &c->shock_level), am(&a, &c->shock_carry_start), am(&a, &c->shock_carry), am(&a, &c->shock_order),
             am(&a, &c->shock_level_start), am(&a, &c->shock_support_start), am(&a, &c->shock_supports),
-            am(&a, &c->counters);
+            am(&a, &c->shock_answer), am(&a, &c->counters);
         TRY(go(&a, 1, "build_batches"));
     }
     TRY(c->dev->read(c, c->color_start.mem, 0, sizeof c->color_start_host, c->color_start_host,

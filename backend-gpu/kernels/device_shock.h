@@ -6,7 +6,8 @@
 RB_KERNEL void rb_shock_levels(int nb, int n, rb_float4 up, RB_GLOBAL const rb_contact_constraint *cons,
                                RB_GLOBAL const rb_contact_point *points, RB_GLOBAL int *level, RB_GLOBAL int *carry_start,
                                RB_GLOBAL int *carry, RB_GLOBAL int *order, RB_GLOBAL int *level_start,
-                               RB_GLOBAL int *support_start, RB_GLOBAL int *supports, RB_GLOBAL int *counters)
+                               RB_GLOBAL int *support_start, RB_GLOBAL int *supports, RB_GLOBAL int *answer,
+                               RB_GLOBAL int *counters)
 {
     if (rb_thread_id() != 0)
         return;
@@ -18,6 +19,7 @@ RB_KERNEL void rb_shock_levels(int nb, int n, rb_float4 up, RB_GLOBAL const rb_c
     a.level_start = level_start;
     a.support_start = support_start;
     a.supports = supports;
+    a.answer = answer;
     int bodies;
     counters[RB_CNT_SHOCK_LEVELS] = rb_shock_build_levels(nb, n, cons, points, rb_xyz(up), a, &bodies);
 }

@@ -120,13 +120,14 @@ RB_FN void rb_contact_solve_soft(const rb_contact_constraint *c, rb_contact_poin
 // those of the moving body alone. Normal rows only: with friction the carried body would follow every
 // wobble of the surface under it, and a tall stack whips (20 boxes fall within 10 s); friction is the
 // regular passes' work.
-RB_FN void rb_contact_solve_shock(const rb_contact_constraint *c, rb_contact_point *pts, const rb_soft_settings *st,
-                                  int use_bias, int fixed_a, rb_float3 pa, rb_float4 qa, rb_float3 pb, rb_float4 qb,
-                                  rb_float3 *va, rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
+RB_FN void rb_contact_solve_shock(const rb_contact_constraint *c, const rb_contact_point *pts, const float *accumulated,
+                                  const rb_soft_settings *st, int use_bias, int fixed_a, rb_float3 pa, rb_float4 qa,
+                                  rb_float3 pb, rb_float4 qb, rb_float3 *va, rb_float3 *wa, rb_float3 *vb, rb_float3 *wb)
 {
     // The impulses of this pass act on one body only, so they are not the contact's: they stay out of
     // the accumulated impulses (the warm start would push them into the supporting body). Each row's
-    // total with the accumulated impulse keeps the contact's limits.
+    // total with the accumulated impulse (`accumulated`, one per point: the points' n.impulse, or where
+    // the CPU's wide solver keeps them) keeps the contact's limits.
     int side_b = fixed_a;
     float im = side_b ? c->inv_mass_b : c->inv_mass_a;
     rb_softness soft = st->soft_static;
@@ -151,10 +152,10 @@ RB_FN void rb_contact_solve_shock(const rb_contact_constraint *c, rb_contact_poi
     for (int sweep = 0; sweep < st->shock_sweeps; ++sweep) {
         float change = 0.0f;
         for (int i = 0; i < c->count; ++i) {
-            rb_contact_point *p = &pts[i];
+            const rb_contact_point *p = &pts[i];
             float vn = rb_contact_row_velocity(&p->n, c->normal, *va, *wa, *vb, *wb);
             float lambda = -mass_of[i] * (vn + bias_of[i]);
-            lambda = rb_maxf(lambda, -(p->n.impulse + extra[i]));
+            lambda = rb_maxf(lambda, -(accumulated[i] + extra[i]));
             extra[i] += lambda;
             rb_contact_row_apply_one_side(&p->n, c->normal, lambda, im, side_b, va, wa, vb, wb);
             change = rb_maxf(change, mass_of[i] > 0.0f ? rb_fabsf(lambda) / mass_of[i] : 0.0f);

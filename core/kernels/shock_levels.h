@@ -46,11 +46,12 @@ RB_FN int rb_shock_support_of(const rb_contact_constraint *k, RB_GLOBAL const rb
 }
 
 // Where the levels go: per body `level` (nb), `carry_start` (nb + 1), `order` (nb), `level_start`
-// (nb + 2), `support_start` (nb + 1); per constraint `carry` and `supports` (n). Level l + 1 is
+// (nb + 2), `support_start` (nb + 1); per constraint `carry` and `supports` (n), and the scratch
+// `answer` (2 n: each constraint's support test, asked once, read three times). Level l + 1 is
 // order[level_start[l] .. level_start[l + 1]); the supports of order[i] are
 // supports[support_start[i] .. support_start[i + 1]), each constraint * 2 + (A is the supporting body).
 typedef struct rb_shock_arrays {
-    RB_GLOBAL int *level, *carry_start, *carry, *order, *level_start, *support_start, *supports;
+    RB_GLOBAL int *level, *carry_start, *carry, *order, *level_start, *support_start, *supports, *answer;
 } rb_shock_arrays;
 
 // Builds the levels of n constraints over nb body slots; returns the number of levels (0: none) and
@@ -65,10 +66,16 @@ RB_FN int rb_shock_build_levels(int nb, int n, RB_GLOBAL const rb_contact_constr
         cs[b] = 0;
     for (int b = 0; b < nb; ++b)
         level[b] = -1;
-    int qn = 0;
+    RB_GLOBAL int *ans = a.answer; // (lower, upper * 2 + fixed_a) per constraint
     for (int j = 0; j < n; ++j) {
         rb_contact_constraint k = cons[j];
-        int hi, fa, lo = rb_shock_support_of(&k, points, up, &hi, &fa);
+        int hi = 0, fa = 0;
+        ans[2 * j] = rb_shock_support_of(&k, points, up, &hi, &fa);
+        ans[2 * j + 1] = hi * 2 + fa;
+    }
+    int qn = 0;
+    for (int j = 0; j < n; ++j) {
+        int lo = ans[2 * j], hi = ans[2 * j + 1] >> 1;
         if (lo >= 0)
             cs[lo + 1]++;
         else if (lo == -2 && level[hi] < 0) {
@@ -82,8 +89,7 @@ RB_FN int rb_shock_build_levels(int nb, int n, RB_GLOBAL const rb_contact_constr
     for (int b = 0; b < nb; ++b)
         fill[b] = cs[b];
     for (int j = 0; j < n; ++j) {
-        rb_contact_constraint k = cons[j];
-        int hi, fa, lo = rb_shock_support_of(&k, points, up, &hi, &fa);
+        int lo = ans[2 * j], hi = ans[2 * j + 1] >> 1;
         if (lo >= 0)
             a.carry[fill[lo]++] = hi;
     }
@@ -114,8 +120,7 @@ RB_FN int rb_shock_build_levels(int nb, int n, RB_GLOBAL const rb_contact_constr
     for (int i = 0; i <= qn; ++i)
         ss[i] = 0;
     for (int j = 0; j < n; ++j) {
-        rb_contact_constraint k = cons[j];
-        int hi, fa, lo = rb_shock_support_of(&k, points, up, &hi, &fa);
+        int lo = ans[2 * j], hi = ans[2 * j + 1] >> 1;
         if (lo == -1 || level[hi] < 0)
             continue;
         if (lo == -2 || (level[lo] >= 0 && level[lo] < level[hi]))
@@ -124,8 +129,7 @@ RB_FN int rb_shock_build_levels(int nb, int n, RB_GLOBAL const rb_contact_constr
     for (int i = 0; i < qn; ++i)
         ss[i + 1] += ss[i];
     for (int j = 0; j < n; ++j) {
-        rb_contact_constraint k = cons[j];
-        int hi, fa, lo = rb_shock_support_of(&k, points, up, &hi, &fa);
+        int lo = ans[2 * j], hi = ans[2 * j + 1] >> 1, fa = ans[2 * j + 1] & 1;
         if (lo == -1 || level[hi] < 0)
             continue;
         if (lo == -2 || (level[lo] >= 0 && level[lo] < level[hi]))

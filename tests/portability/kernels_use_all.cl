@@ -79,7 +79,7 @@ __kernel void graph(__global rb_constraint_edge *e, __global unsigned int *flags
   rb_prepare_contact_rows(&k, pts, &m, mat, warm, 0.0005f, 0, 1, flags, f4, f4, f4, f4, f4, m3);
   cons[0] = k;
   rb_shock_arrays sh; sh.level = ints; sh.carry_start = ints + n; sh.carry = ints + 2 * n; sh.order = ints + 3 * n;
-  sh.level_start = ints + 4 * n; sh.support_start = ints + 5 * n; sh.supports = ints + 6 * n;
+  sh.level_start = ints + 4 * n; sh.support_start = ints + 5 * n; sh.supports = ints + 6 * n; sh.answer = ints + 7 * n;
   int bodies, levels = rb_shock_build_levels(n, n, cons, gp, rb_f3(0, 1, 0), sh, &bodies);
   rb_solve_settings st; st.inv_h = 60.0f; st.bias_factor = 0.2f; st.slop = 0.0005f; st.max_push = 3.0f;
   rb_shock_body(levels, bodies & 1, st, ints, ints + n, cons, gp, flags, f4, f4 + n);
