@@ -53,14 +53,6 @@ static void cpu_model(char *out, size_t size)
     fclose(f);
 }
 
-static int cores(void)
-{
-#ifdef _OPENMP
-    return omp_get_num_procs();
-#else
-    return 1;
-#endif
-}
 
 typedef struct rb_cpu_backend {
     rb_cpu_ctx c;
@@ -194,7 +186,7 @@ static rb_status cpu_probe(char *device, size_t device_size, char *msg, size_t m
     cpu_model(model, sizeof model);
     snprintf(device, device_size, "%s", model);
 #ifdef _OPENMP
-    snprintf(msg, msg_size, "%d cores, OpenMP", cores());
+    snprintf(msg, msg_size, "%d cores, OpenMP", omp_get_num_procs());
 #else
     snprintf(msg, msg_size, "built without OpenMP: 1 thread");
 #endif

@@ -287,6 +287,7 @@ static void test_thresholds_and_no_measure(void **state)
     rb_team_free(&t);
 }
 
+#ifdef _OPENMP
 // Whether this kernel keeps scheduler statistics: the calling thread has run, so its schedstat line
 // (run time, run delay, slices) has a non-zero run time.
 static int have_schedstat(void)
@@ -299,6 +300,7 @@ static int have_schedstat(void)
     fclose(f);
     return ok;
 }
+#endif
 
 // The real source on this machine: it probes and watches both threads where the kernel keeps
 // schedstat (else the feature would silently do nothing), and the team stays within 1 .. threads.
