@@ -326,8 +326,11 @@ static void test_real_source_runs(void **state)
         assert_true(team == 1 || team == 2);
         rb_team_end_step(&t);
     }
+#ifdef _OPENMP
     assert_int_equal(t.probes, 1);
     assert_int_equal(t.capture_failures, 0);
+#endif
+    // (without OpenMP there are no threads to watch: the team only has to stay within 1 .. 2)
     rb_team_free(&t);
 }
 
