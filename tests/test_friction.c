@@ -260,6 +260,43 @@ static void test_sphere_spinning_on_the_ground_is_braked_by_torsional_friction_a
     rb_destroy_world(w);
 }
 
+static void test_ball_spun_on_top_of_three_balls_stops_and_the_four_stay_stacked(void **state)
+{
+    (void)state;
+    // Three 1 kg balls of radius 0.5 touching each other on the floor (centres on a circle of radius
+    // 1/sqrt(3)), a fourth on top of them (at 0.5 + sqrt(2/3)), spun at 3 rad/s about the vertical.
+    // Its contacts lean 35° from the vertical, so its spin turns the balls below about their contact
+    // normals as well as about horizontal axes; torsional friction at every round contact brakes all
+    // of it (without it between the balls, they turned like gears for ever and rolled apart). After
+    // 10 s: every ball at rest (|w| < 1e-3 rad/s, |v| < 1e-3 m/s) and the top within 5 mm of its start
+    // height (the contacts settle by their slop).
+    rb_world_id w = pu_make_world(false);
+    pu_add_ground(w, 0.6f, 0.0f);
+    rb_shape_def sd = pu_material(0.6f, 0.0f);
+    rb_body_id b[4];
+    double r = 1.0 / sqrt(3.0), top = 0.5 + sqrt(2.0 / 3.0);
+    for (int i = 0; i < 4; ++i) {
+        rb_vec3 p = i < 3 ? v3((float)(r * cos(i * 2.0 * PU_PI / 3.0)), 0.5f, (float)(r * sin(i * 2.0 * PU_PI / 3.0)))
+                          : v3(0.0f, (float)top, 0.0f);
+        rb_body_def bd = pu_body_def(RB_BODY_DYNAMIC, p, quat_identity(), 1.0f);
+        if (i == 3)
+            bd.angular_velocity = v3(0.0f, 3.0f, 0.0f);
+        b[i] = pu_add_sphere_body(w, &bd, 0.5f, &sd);
+    }
+    pu_step(w, 600);
+    double vmax = 0.0, wmax = 0.0;
+    for (int i = 0; i < 4; ++i) {
+        rb_vec3 v = pu_velocity(b[i]), om = pu_angular_velocity(b[i]);
+        vmax = fmax(vmax, sqrt(v.x * v.x + v.y * v.y + v.z * v.z));
+        wmax = fmax(wmax, sqrt(om.x * om.x + om.y * om.y + om.z * om.z));
+    }
+    double drop = top - pu_position(b[3]).y;
+    print_message("after 10 s: fastest ball %.3g m/s, %.3g rad/s; top %.2f mm lower\n", vmax, wmax, 1e3 * drop);
+    assert_true(wmax < 1e-3 && vmax < 1e-3);
+    assert_true(fabs(drop) < 0.005);
+    rb_destroy_world(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_rolling_sphere_keeps_rolling_without_slipping_and_does_not_stop),
         cmocka_unit_test(test_sphere_launched_sliding_settles_into_rolling_at_five_sevenths_of_its_speed),
         cmocka_unit_test(test_sphere_spinning_on_the_ground_is_braked_by_torsional_friction_and_stops),
+        cmocka_unit_test(test_ball_spun_on_top_of_three_balls_stops_and_the_four_stay_stacked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -210,16 +210,15 @@ RB_FN void rb_contact_prepare(rb_contact_constraint *c, rb_contact_point *pts, c
     // spins about the vertical would never stop (nor sleep). A round shape pressed `slop` into another
     // touches it on a disc of radius sqrt(2 R slop) (R the contact's radius of curvature); under
     // uniform pressure friction acts at 2/3 of that radius. Manifolds of two or more points resist the
-    // spin through their points' friction already. Only against a body without mass (ground, walls):
-    // between two moving balls the same row left the 8000-sphere `pile` looser and restless (kinetic
-    // energy after 10 s 0.6 J against 0.02 J without it; docs/solver-soft.md), not yet understood.
+    // spin through their points' friction already. Between two moving balls too: without it a ball
+    // spun on top of three others sets them turning like gears, for ever, and the four roll apart.
     c->twist_arm = 0.0f;
     pts[0].twist_mass = 0.0f;
     pts[0].twist_impulse = 0.0f;
     c->twist_ia = rb_mat3_mulv(A->inv_inertia, n);
     c->twist_ib = rb_mat3_mulv(B->inv_inertia, n);
     float kt = rb_dot(n, rb_add(c->twist_ia, c->twist_ib));
-    if (m->count == 1 && m->round_radius > 0.0f && kt > 0.0f && (A->inv_mass == 0.0f || B->inv_mass == 0.0f)) {
+    if (m->count == 1 && m->round_radius > 0.0f && kt > 0.0f) {
         c->twist_arm = (2.0f / 3.0f) * rb_sqrtf(2.0f * m->round_radius * rb_maxf(slop, 1e-4f));
         pts[0].twist_mass = 1.0f / kt;
     }
