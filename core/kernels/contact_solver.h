@@ -347,14 +347,21 @@ RB_FN void rb_contact_solve_position(const rb_contact_constraint *c, rb_contact_
 // light one stays put whatever the mass ratio. `fixed_a`: A is the supporting body (else B).
 // `position`: the split-impulse pass on pseudo velocities (penetration beyond the slop removed at
 // bias_factor per step), normal rows only; else the velocity pass (no approach, a speculative point
-// closes at most its gap) with friction against the support, within the cone of the point's whole
-// normal impulse: without it a heavy box walks off two light ones (1000:1) as the regular iterations
-// cannot carry its friction. The impulses act on one body, so they stay out of the accumulated
-// impulses (`acc` holds them, zero before the first sweep), and each row's total with them keeps the
-// contact's limits. One sweep per call: the caller sweeps all supports of a body in turn, so the body
-// settles on all of them together rather than on the last one.
+// closes at most its gap) with friction against a support that sticks, within the cone of the point's
+// whole normal impulse: without it a heavy box walks off two light ones (1000:1) as the regular
+// iterations cannot carry its friction. A support that slips faster than RB_SHOCK_STICK_SPEED at the
+// first sweep keeps its friction out of the pass: a body made to follow supports that move apart
+// kept a settled heap of 4096 boxes bubbling (40-100 boxes above 5 cm/s, against 2-10 without).
+// The impulses act on one body, so they stay out of the accumulated impulses (`acc` holds them, zero
+// before the first sweep), and each row's total with them keeps the contact's limits. One sweep per
+// call: the caller sweeps all supports of a body in turn, so the body settles on all of them together
+// rather than on the last one.
+#define RB_SHOCK_STICK_SPEED 0.05f
+
 typedef struct rb_shock_accum {
     float n[RB_MAX_MANIFOLD_POINTS], t1[RB_MAX_MANIFOLD_POINTS], t2[RB_MAX_MANIFOLD_POINTS];
+    int sweeps; // sweeps done (0: the first)
+    int stick;  // the contact did not slip at the first sweep: friction takes part
 } rb_shock_accum;
 
 RB_FN float rb_contact_solve_shock_rigid(const rb_contact_constraint *c, const rb_contact_point *pts, rb_solve_settings st,
@@ -364,6 +371,16 @@ RB_FN float rb_contact_solve_shock_rigid(const rb_contact_constraint *c, const r
     int side_b = fixed_a;
     float im = side_b ? c->inv_mass_b : c->inv_mass_a;
     float change = 0.0f; // largest velocity change of a row, m/s
+    if (acc->sweeps++ == 0) {
+        float slip = 0.0f;
+        for (int i = 0; i < c->count; ++i) {
+            const rb_contact_point *p = &pts[i];
+            float v1 = rb_contact_row_velocity(&p->t1, p->tangent1, *va, *wa, *vb, *wb);
+            float v2 = rb_contact_row_velocity(&p->t2, p->tangent2, *va, *wa, *vb, *wb);
+            slip = rb_maxf(slip, v1 * v1 + v2 * v2);
+        }
+        acc->stick = slip < RB_SHOCK_STICK_SPEED * RB_SHOCK_STICK_SPEED;
+    }
     for (int i = 0; i < c->count; ++i) {
         const rb_contact_point *p = &pts[i];
         float target;
@@ -381,7 +398,7 @@ RB_FN float rb_contact_solve_shock_rigid(const rb_contact_constraint *c, const r
         change = rb_maxf(change, mass > 0.0f ? rb_fabsf(lambda) / mass : 0.0f);
         rb_contact_row_apply_one_side(&p->n, c->normal, lambda, im, side_b, va, wa, vb, wb);
     }
-    if (position)
+    if (position || !acc->stick)
         return change;
     // The whole friction impulse (the contact's and this pass's) keeps the cone of the whole normal
     // impulse. Only this pass's part within the cone of the normal impulse it added was tried: the

@@ -166,6 +166,8 @@ RB_FN void rb_shock_body(int i, int position, rb_solve_settings st, RB_GLOBAL co
         for (int e = 0; e < RB_SHOCK_GROUP; ++e)
             for (int p = 0; p < RB_MAX_MANIFOLD_POINTS; ++p)
                 acc[e].n[p] = acc[e].t1[p] = acc[e].t2[p] = 0.0f;
+        for (int e = 0; e < RB_SHOCK_GROUP; ++e)
+            acc[e].sweeps = acc[e].stick = 0;
         for (int sweep = 0; sweep < RB_SHOCK_SWEEPS; ++sweep) {
             float change = 0.0f;
             for (int e = g; e < ge; ++e) {
