@@ -1,7 +1,8 @@
 // Sleeping: bodies at rest fall asleep, stay exactly where they are while asleep, and wake when
 // touched, pushed with wake = true, or when sleeping is switched off. Two rules, one per solver:
-// - batched and split (Box2D's): islands (bodies connected by contacts) sleep after time_to_sleep
-//   (0.5 s below 0.05 m/s and 2°/s) and sleep and wake together;
+// - soft, batched and split (Box2D's): islands (bodies connected by contacts) sleep after time_to_sleep
+//   (0.5 s with a surface speed |v| + r|w| below 0.05 m/s, or below 0.05 m/s and 2°/s) and sleep and
+//   wake together;
 // - sequential (pe's, seed 001 §3.2): each body sleeps when its recency-weighted surface speed falls
 //   below sequential.sleep_threshold, and wakes by itself: a contact with an awake body that closes,
 //   or losing what held it (docs/solver-sequential.md).
@@ -295,6 +296,44 @@ static void test_stack_of_five_boxes_falls_asleep_as_a_whole(void **state)
     rb_destroy_world(w);
 }
 
+// A ball of radius 0.5 rolling on flat ground at v (ω = v / r), in a world with sleeping on.
+static rb_body_id rolling_ball(rb_world_id w, float v)
+{
+    pu_add_ground(w, 0.6f, 0.0f);
+    rb_body_def bd = pu_body_def(RB_BODY_DYNAMIC, v3(0.0f, 0.5f, 0.0f), quat_identity(), 1.0f);
+    bd.linear_velocity = v3(v, 0.0f, 0.0f);
+    bd.angular_velocity = v3(0.0f, 0.0f, -v / 0.5f);
+    rb_shape_def sd = pu_material(0.6f, 0.0f);
+    return pu_add_sphere_body(w, &bd, 0.5f, &sd);
+}
+
+static void test_island_sleep_takes_the_surface_speed_of_a_slowly_rolling_ball(void **state)
+{
+    (void)state;
+    // Island sleeping (soft, batched, split): a body is slow while |v| + r |ω| (r its bounding radius)
+    // is within linear_sleep_tolerance (0.05 m/s), Box2D's test, or |v| and |ω| are each within their
+    // own tolerance. A ball rolling at 2 cm/s turns at 0.04 rad/s, above the 2°/s angular tolerance,
+    // but its surface moves at 0.02 + 0.5 · 0.04 = 0.04 m/s: it falls asleep after time_to_sleep.
+    // At 3 cm/s its surface moves at 0.06 m/s: it rolls on (no rolling resistance) and stays awake.
+    // pe's sequential solver sleeps body by body by its own threshold (the tests above).
+    rb_world_id w = pu_make_world(true);
+    if (pu_solver(w) == RB_SOLVER_SEQUENTIAL) {
+        rb_destroy_world(w);
+        skip();
+    }
+    rb_body_id slow = rolling_ball(w, 0.02f);
+    int k = steps_until_asleep(w, &slow, 1, 120);
+    print_message("ball rolling at 2 cm/s asleep after %d steps\n", k);
+    assert_true(k > 0 && k * PU_H >= 0.5f);
+    rb_destroy_world(w);
+
+    w = pu_make_world(true);
+    rb_body_id fast = rolling_ball(w, 0.03f);
+    assert_int_equal(steps_until_asleep(w, &fast, 1, 180), -1);
+    assert_true(pu_velocity(fast).x > 0.029f);
+    rb_destroy_world(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_disabling_sleep_in_the_world_wakes_every_body),
         cmocka_unit_test(test_body_with_sleep_disabled_never_sleeps),
         cmocka_unit_test(test_stack_of_five_boxes_falls_asleep_as_a_whole),
+        cmocka_unit_test(test_island_sleep_takes_the_surface_speed_of_a_slowly_rolling_ball),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
