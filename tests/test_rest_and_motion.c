@@ -527,6 +527,34 @@ static void test_newtons_cradle_with_three_balls_pulled_sends_three_balls_out_at
     cradle(3);
 }
 
+static void test_plank_on_a_sliding_box_and_a_resting_one_is_dragged_by_kinetic_friction_only(void **state)
+{
+    (void)state;
+    // Two 1 kg boxes (1 × 0.5 × 1 m) on frictionless ice, 1.2 m apart centre to centre, a 1 kg plank
+    // (2.4 × 0.2 × 1 m) lying across both, μ 0.6 between the plank and each box. The right box is sent
+    // sliding at 1 m/s. It slips under the plank's right half, which presses on it with half the
+    // plank's weight, so kinetic friction μ m g / 2 = 2.94 N drags the plank; the plank holds the
+    // left box by static friction, and the two accelerate together at 2.94 N / 2 kg = 1.47 m/s².
+    // After 0.2 s (before the boxes meet the plank's ends): plank at 0.29 m/s within 15%, the left
+    // box with it, momentum 1 kg m/s kept: the shock pass (batched, split) and the levels do not make
+    // the plank follow either of the boxes under it.
+    rb_world_id w = pu_make_world(false);
+    pu_add_ground(w, 0.0f, 0.0f);
+    rb_body_id left = pu_box(w, v3(-0.6f, 0.25f, 0.0f), quat_identity(), v3(0.5f, 0.25f, 0.5f), 1.0f, 0.6f, 0.0f);
+    rb_body_id right = pu_box(w, v3(0.6f, 0.25f, 0.0f), quat_identity(), v3(0.5f, 0.25f, 0.5f), 1.0f, 0.6f, 0.0f);
+    rb_body_id plank = pu_box(w, v3(0.0f, 0.6f, 0.0f), quat_identity(), v3(1.2f, 0.1f, 0.5f), 1.0f, 0.6f, 0.0f);
+    pu_step(w, 30); // settle
+    RB_CHECK(rb_body_set_linear_velocity(right, v3(1.0f, 0.0f, 0.0f)));
+    pu_step(w, 12);
+    double vp = pu_velocity(plank).x, vl = pu_velocity(left).x, vr = pu_velocity(right).x;
+    print_message("after 0.2 s: plank %.4f m/s (expected 0.294), left box %.4f, right box %.4f, momentum %.4f\n", vp,
+                  vl, vr, vp + vl + vr);
+    assert_true(pu_rel_err(vp, 0.294) < 0.15);
+    assert_true(fabs(vl - vp) < 0.02);
+    assert_true(fabs(vp + vl + vr - 1.0) < 0.01);
+    rb_destroy_world(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -547,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_heavy_box_resting_on_two_light_boxes_under_its_ends_stands_for_ten_seconds),
         cmocka_unit_test(test_three_boxes_of_1_100_and_10000_kg_bottom_to_top_stand_for_ten_seconds),
         cmocka_unit_test(test_stack_of_ten_2_mm_plates_rests_with_its_top_at_20_mm),
+        cmocka_unit_test(test_plank_on_a_sliding_box_and_a_resting_one_is_dragged_by_kinetic_friction_only),
         cmocka_unit_test(test_newtons_cradle_with_one_ball_pulled_sends_one_ball_out_at_the_same_speed),
         cmocka_unit_test(test_newtons_cradle_with_two_balls_pulled_sends_two_balls_out_at_the_same_speed),
         cmocka_unit_test(test_newtons_cradle_with_three_balls_pulled_sends_three_balls_out_at_the_same_speed),
