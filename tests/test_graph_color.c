@@ -10,18 +10,7 @@
 
 #include <cmocka.h>
 
-#include "cpu_context.h"
-#include "rubble.h"
-#include "world.h"
-
-static rb_cpu_ctx *cpu_of(rb_world_id id)
-{
-    rb_status s;
-    rb_world *w = rb_get_world(id, &s);
-    assert_non_null(w);
-    assert_string_equal(w->ops->name, "cpu");
-    return (rb_cpu_ctx *)w->backend;
-}
+#include "cpu_test_util.h"
 
 // The constraint graph of the last step: one contact edge per manifold, in manifold order, with the
 // manifold's bodies and its points as rows, numbered in manifold order.
