@@ -36,6 +36,27 @@ static void store_pair(rb_scene *s, int a, rb_float3 va, rb_float3 wa, int b, rb
     rb_store_vel(s->body_lin_vel, s->body_ang_vel, s->body_flags, b, vb, wb);
 }
 
+static rb_solver_body current_body(const rb_cpu_ctx *c, int b);
+
+// A bounce carried from an earlier step's speculative stop is launched at the end of this one, after
+// the substeps moved the bodies: between two moving bodies its rows are rebuilt at the current poses
+// (as rb_soft_refresh_constraint does for closing points), so the launch keeps the angular momentum.
+static void refresh_carried(rb_cpu_ctx *c, const rb_contact_constraint *k)
+{
+    if (k->inv_mass_a == 0.0f || k->inv_mass_b == 0.0f || k->restitution == 0.0f)
+        return;
+    rb_contact_point *pts = &c->points[k->first_point];
+    int any = 0;
+    for (int i = 0; i < k->count; ++i)
+        any |= pts[i].carried_impact > 0.0f;
+    if (!any)
+        return;
+    rb_solver_body A = current_body(c, k->body_a), B = current_body(c, k->body_b);
+    for (int i = 0; i < k->count; ++i)
+        if (pts[i].carried_impact > 0.0f)
+            rb_contact_refresh_point(k, &pts[i], &A, &B);
+}
+
 static void apply(rb_cpu_ctx *c, rb_contact_constraint *k, int op, const soft_pass *sp)
 {
     rb_scene *s = c->scene;
@@ -57,6 +78,7 @@ static void apply(rb_cpu_ctx *c, rb_contact_constraint *k, int op, const soft_pa
     case OP_WARM_START: rb_contact_warm_start(k, pts, &va, &wa, &vb, &wb); break;
     case OP_MEASURE: rb_contact_measure(k, pts, va, wa, vb, wb); return;
     case OP_RESTITUTION:
+        refresh_carried(c, k);
         rb_contact_restitution_launch(k, pts, sp->restitution_threshold, sp->slop, 1, &va, &wa, &vb, &wb);
         break;
     }
