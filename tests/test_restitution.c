@@ -145,6 +145,48 @@ static void test_box_landing_flat_rebounds_to_e_squared_h_without_turning(void *
     assert_int_equal(bad, 0);
 }
 
+// Zero gravity, a 1 kg ball (r 0.25 m, e = 1) strikes the plane at (3, -3, 0) m/s without spin; returns
+// its velocity and spin half a second later.
+static void slanted_strike(float mu, rb_vec3 *v, rb_vec3 *w)
+{
+    rb_world_id world = pu_make_world_zero_g();
+    pu_add_ground(world, mu, 0.0f);
+    rb_body_def bd = pu_body_def(RB_BODY_DYNAMIC, v3(0.0f, 0.6f, 0.0f), quat_identity(), 1.0f);
+    bd.linear_velocity = v3(3.0f, -3.0f, 0.0f);
+    rb_shape_def sd = pu_material(mu, 1.0f);
+    rb_body_id b = pu_add_sphere_body(world, &bd, RADIUS, &sd);
+    pu_step(world, 30);
+    *v = pu_velocity(b);
+    *w = pu_angular_velocity(b);
+    rb_destroy_world(world);
+}
+
+static void test_ball_striking_the_ground_at_a_slant_obeys_coulomb_over_the_whole_impact(void **state)
+{
+    (void)state;
+    // Rigid impact with Coulomb friction (I = 2/5 m r^2): the normal impulse is (1 + e) m v_n = 6 N s
+    // and the friction impulse at most mu times that. With mu = 0.05 the ball slides through the
+    // whole impact: v_t' = 3 - 0.05 * 6 = 2.7 m/s, spin 0.3 r / I = 3 rad/s. With mu = 0.3 the
+    // 1.8 N s available exceed the (2/7) m v_t = 0.857 N s that make it roll: it leaves rolling at
+    // 5/7 v_t = 2.1429 m/s, spin 8.571 rad/s. Both within 0.5%, and v_n = 3 m/s (e = 1). Friction
+    // limited by the compression's impulse alone left 2.85 m/s; rows placed midway across the
+    // speculative gap gave the friction a lever arm of r + s/2, and the ball 2.1961 m/s.
+    const struct {
+        float mu;
+        double vt, spin;
+    } cases[] = {{0.0f, 3.0, 0.0}, {0.05f, 2.7, 3.0}, {0.3f, 3.0 * 5.0 / 7.0, 3.0 * 5.0 / 7.0 / 0.25}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        rb_vec3 v, w;
+        slanted_strike(cases[i].mu, &v, &w);
+        print_message("mu %.2f: v = (%.4f, %.4f) m/s (expected (%.4f, 3)), spin %.4f rad/s (expected %.4f)\n",
+                      cases[i].mu, v.x, v.y, cases[i].vt, -w.z, cases[i].spin);
+        assert_true(fabs(v.x - cases[i].vt) <= 0.005 * cases[i].vt);
+        assert_true(fabs(v.y - 3.0) <= 0.015);
+        assert_true(fabs(-w.z - cases[i].spin) <= 0.005 * cases[i].spin + 1e-4);
+        assert_true(fabsf(w.x) < 1e-4f && fabsf(w.y) < 1e-4f && fabsf(v.z) < 1e-4f);
+    }
+}
+
 static void test_sphere_without_restitution_stops_on_the_ground_and_stays_at_rest(void **state)
 {
     (void)state;
@@ -301,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_sphere_with_restitution_0_8_rebounds_to_0_64_of_its_drop_height),
         cmocka_unit_test(test_the_rebound_does_not_depend_on_where_in_a_step_the_sphere_lands),
         cmocka_unit_test(test_box_landing_flat_rebounds_to_e_squared_h_without_turning),
+        cmocka_unit_test(test_ball_striking_the_ground_at_a_slant_obeys_coulomb_over_the_whole_impact),
         cmocka_unit_test(test_sphere_without_restitution_stops_on_the_ground_and_stays_at_rest),
         cmocka_unit_test(test_slow_approach_below_the_restitution_threshold_does_not_bounce),
         cmocka_unit_test(test_the_automatic_restitution_threshold_is_the_solvers),
