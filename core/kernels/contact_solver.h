@@ -474,8 +474,15 @@ RB_FN void rb_contact_restitution_launch(const rb_contact_constraint *c, rb_cont
         target[i] = 0.0f;
         // a carried impact is an approach that a speculative stop ended: the point bounces with it
         // even when nothing presses the bodies together now (two balls stopped touching in zero g)
+        // A carried impact waits while a gap is still closing (a ball stopped a few mm above the
+        // ground), and bounces once the point touches, or once the bodies are parting anyway: two
+        // balls that met at a slant slide apart along their curved surfaces after the stop, and the
+        // bounce must not wait for a touch that never comes (an elastic glancing hit kept only the
+        // stop's half of the impulse).
         float approach = p->carried_impact > 0.0f ? p->carried_impact : -p->relative_velocity;
-        if (p->separation > slop || approach < threshold || (p->max_normal_impulse == 0.0f && p->carried_impact <= 0.0f))
+        int parting = p->carried_impact > 0.0f && p->velocity_after_forces >= 0.0f;
+        if ((p->separation > slop && !parting) || approach < threshold ||
+            (p->max_normal_impulse == 0.0f && p->carried_impact <= 0.0f))
             continue;
         float gain = p->relative_velocity - p->velocity_after_forces; // a h, approach speed added by forces
         target[i] = next_step_first ? e * approach + (1.0f + e) * 0.5f * gain : e * approach - (1.0f - e) * 0.5f * gain;
