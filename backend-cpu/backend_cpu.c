@@ -176,7 +176,7 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->shock_edge);
     free(c->impact);
     rb_cpu_split_free(c->split);
-    rb_wide_free(c->wide);
+    rb_wide_free(c);
     free(ctx);
 }
 

@@ -23,8 +23,20 @@
 #include <xmmintrin.h>
 #endif
 
-// Four lanes: SSE2 on every x86-64, NEON on ARM. GCC's vector extensions keep the code portable.
+// This file is compiled twice where it can be (backend-cpu/meson.build): with four lanes (SSE2 on
+// x86-64, NEON on ARM), and with eight for CPUs with AVX2 (contact_solver_wide8.c, built with -mavx2:
+// one 32-byte register per lane vector). contact_solver_wide_pick.c chooses one per context at run
+// time. Eight lanes in two SSE registers spill (the solve 1.8 times slower); in AVX registers the
+// pyramid's frame is 11% faster than with four, the boxes' 5% (docs/solver-soft.md). A lane's results
+// do not depend on the lane count, so both give the scalar code's bits. GCC's vector extensions keep
+// the code portable.
+#ifndef RB_WIDE_LANES
 #define RB_WIDE_LANES 4
+#endif
+// The entry points of this build, named for its lane count (rb_wide_build_4, rb_wide_build_8, ...).
+#define RB_WIDE_CAT2(name, lanes) name##_##lanes
+#define RB_WIDE_CAT(name, lanes) RB_WIDE_CAT2(name, lanes)
+#define RB_WIDE_API(name) RB_WIDE_CAT(name, RB_WIDE_LANES)
 
 typedef float rb_wf __attribute__((vector_size(4 * RB_WIDE_LANES)));
 typedef int32_t rb_wm __attribute__((vector_size(4 * RB_WIDE_LANES))); // lane masks: -1 true, 0 false
@@ -89,7 +101,7 @@ typedef struct shock_edge {
     int np;
 } shock_edge;
 
-typedef struct rb_wide_state {
+typedef struct RB_WIDE_API(rb_wide_state) {
     wide_constraint *groups;
     size_t group_bytes;
     wide_point *points;
@@ -107,6 +119,8 @@ typedef struct rb_wide_state {
     size_t shock_edge_bytes;
 } rb_wide_state;
 
+static inline rb_wide_state *wide_of(const rb_cpu_ctx *c) { return c->wide; }
+
 // ---- lane arithmetic: the scalar helpers of vec_math.h, operation for operation
 
 static inline rb_wf w_splat(float x) { return (rb_wf){0} + x; }
@@ -116,8 +130,12 @@ static inline rb_wf w_min(rb_wf a, rb_wf b) { return w_select(a < b, a, b); } //
 static inline rb_wf w_abs(rb_wf a) { return (rb_wf)((rb_wm)a & 0x7fffffff); }
 static inline int w_any(rb_wm m)
 {
-#if defined(__SSE__) && RB_WIDE_LANES == 4
-    return _mm_movemask_ps((__m128)m) != 0;
+#if defined(__SSE__)
+    rb_wu u = {(rb_wf)m};
+    int bits = 0;
+    for (int h = 0; h < RB_WIDE_LANES / 4; ++h)
+        bits |= _mm_movemask_ps(u.q[h]);
+    return bits != 0;
 #else
     int any = 0;
     for (int l = 0; l < RB_WIDE_LANES; ++l)
@@ -189,7 +207,7 @@ static inline rb_wm3 wm3_from_quat(rb_wq q) // rb_mat3_from_quat
 // The passes' hot functions are compiled twice on x86-64 with GCC, for AVX2 and the baseline, and the
 // loader picks one (an ifunc): the same operations (no fused multiply-add: -ffp-contract=off), so the
 // same results, with three-operand instructions and fewer register copies (4% of the pyramid's frame).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#if RB_WIDE_LANES == 4 && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
 #define RB_WIDE_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define RB_WIDE_CLONES
@@ -317,9 +335,9 @@ static int reserve_aligned(void **p, size_t *bytes, size_t need)
     return 1;
 }
 
-rb_status rb_wide_build(rb_cpu_ctx *c)
+rb_status RB_WIDE_API(rb_wide_build)(rb_cpu_ctx *c)
 {
-    if (!c->wide && !(c->wide = calloc(1, sizeof *c->wide)))
+    if (!c->wide && !(c->wide = calloc(1, sizeof(rb_wide_state))))
         return RB_ERR_OUT_OF_MEMORY;
     rb_wide_state *w = c->wide;
     int n = c->manifold_count;
@@ -445,7 +463,7 @@ static void fill_group(rb_cpu_ctx *c, int g)
     }
 }
 
-void rb_wide_store(rb_cpu_ctx *c)
+void RB_WIDE_API(rb_wide_store)(rb_cpu_ctx *c)
 {
     rb_wide_state *w = c->wide;
     int groups = w->group_start[w->colors];
@@ -471,8 +489,9 @@ void rb_wide_store(rb_cpu_ctx *c)
     }
 }
 
-void rb_wide_free(rb_wide_state *w)
+void RB_WIDE_API(rb_wide_free)(void *state)
 {
+    rb_wide_state *w = state;
     if (!w)
         return;
     free(w->groups);
@@ -512,7 +531,7 @@ RB_WIDE_CLONES static void warm_start_group(rb_cpu_ctx *c, const wide_constraint
     rb_scene *s = c->scene;
     wide_bodies b = {gather3(s->body_lin_vel, wc->body_a), gather3(s->body_ang_vel, wc->body_a),
                      gather3(s->body_lin_vel, wc->body_b), gather3(s->body_ang_vel, wc->body_b)};
-    const wide_point *pts = &c->wide->points[wc->first_point];
+    const wide_point *pts = &wide_of(c)->points[wc->first_point];
     rb_wf ima = wc->inv_mass_a, imb = wc->inv_mass_b;
     for (int i = 0; i < wc->point_count; ++i) { // rb_contact_warm_start
         const wide_point *p = &pts[i];
@@ -536,7 +555,7 @@ RB_WIDE_CLONES static void solve_group(rb_cpu_ctx *c, wide_constraint *wc, const
                      gather3(s->body_lin_vel, wc->body_b), gather3(s->body_ang_vel, wc->body_b)};
     rb_wv pa = gather3(s->body_pos, wc->body_a), pb = gather3(s->body_pos, wc->body_b);
     rb_wq qa = gather_rot(s->body_rot, wc->body_a), qb = gather_rot(s->body_rot, wc->body_b);
-    wide_point *pts = &c->wide->points[wc->first_point];
+    wide_point *pts = &wide_of(c)->points[wc->first_point];
     rb_wf ima = wc->inv_mass_a, imb = wc->inv_mass_b;
     rb_wv normal = wc->normal;
     rb_wf bias_rate = w_select(wc->stiff, w_splat(st->soft_static.bias_rate), w_splat(st->soft.bias_rate));
@@ -650,7 +669,7 @@ static inline rb_wm3 current_inv_inertia(const rb_scene *s, const int *idx, rb_w
 // rb_contact_refresh_point on every closing point (separation > slop) between two moving bodies
 RB_WIDE_CLONES static void refresh_group(rb_cpu_ctx *c, const wide_constraint *wc, float slop)
 {
-    wide_point *pts = &c->wide->points[wc->first_point];
+    wide_point *pts = &wide_of(c)->points[wc->first_point];
     int np = wc->point_count, any = 0;
     rb_wm need[RB_MAX_MANIFOLD_POINTS];
     for (int i = 0; i < np; ++i) {
@@ -699,7 +718,7 @@ typedef struct wide_pass {
 
 static void run_group(rb_cpu_ctx *c, int g, const wide_pass *wp)
 {
-    wide_constraint *wc = &c->wide->groups[g];
+    wide_constraint *wc = &wide_of(c)->groups[g];
     if (wp->prepare == RB_WIDE_FILL)
         fill_group(c, g);
     else if (wp->prepare == RB_WIDE_REFRESH)
@@ -737,16 +756,16 @@ static void run_ranges(int count, const int *start, void (*item)(rb_cpu_ctx *, i
 
 static void color_item(rb_cpu_ctx *c, int g, const void *arg) { run_group(c, g, (const wide_pass *)arg); }
 
-void rb_wide_warm_start(rb_cpu_ctx *c, int prepare, float slop)
+void RB_WIDE_API(rb_wide_warm_start)(rb_cpu_ctx *c, int prepare, float slop)
 {
     wide_pass wp = {RB_WIDE_WARM_START, prepare, NULL, slop};
-    run_ranges(c->wide->colors, c->wide->group_start, color_item, c, &wp);
+    run_ranges(wide_of(c)->colors, wide_of(c)->group_start, color_item, c, &wp);
 }
 
-void rb_wide_solve(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias, int refresh)
+void RB_WIDE_API(rb_wide_solve)(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias, int refresh)
 {
     wide_pass wp = {use_bias ? RB_WIDE_SOLVE : RB_WIDE_RELAX, refresh ? RB_WIDE_REFRESH : 0, st, st->slop};
-    run_ranges(c->wide->colors, c->wide->group_start, color_item, c, &wp);
+    run_ranges(wide_of(c)->colors, wide_of(c)->group_start, color_item, c, &wp);
 }
 
 // ---- the shock pass (rb_contact_solve_shock), a level's bodies in the lanes
@@ -815,7 +834,7 @@ static void shock_load(rb_cpu_ctx *c, shock_edge *e, const int *edge, float slop
             e->has[i][l] = -1;
         e->np = rb_maxi(e->np, count);
         // refresh_group's test, or the overflow batch (refreshed in c->points)
-        int fresh = c->wide->slot[j] < 0;
+        int fresh = wide_of(c)->slot[j] < 0;
         for (int i = 0; i < count; ++i)
             fresh |= k->inv_mass_a != 0.0f && k->inv_mass_b != 0.0f && e->pts[i].separation[l] > slop;
         e->reload[l] = fresh;
@@ -930,8 +949,8 @@ static void shock_item(rb_cpu_ctx *c, int g, const void *arg)
     }
 }
 
-void rb_wide_shock_pass(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias, int first)
+void RB_WIDE_API(rb_wide_shock_pass)(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias, int first)
 {
     shock_arg sa = {st, use_bias, first};
-    run_ranges(c->shock_levels, c->wide->shock_group_start, shock_item, c, &sa);
+    run_ranges(c->shock_levels, wide_of(c)->shock_group_start, shock_item, c, &sa);
 }

@@ -8,8 +8,6 @@
 #include "cpu_context.h"
 #include "kernels/contact_soft.h"
 
-struct rb_wide_state;
-
 // Lays the colours' constraints and the shock levels' bodies out in lanes (outside a parallel region:
 // the serial part and the allocation). The lanes are filled from c->points by the first warm start.
 rb_status rb_wide_build(rb_cpu_ctx *c);
@@ -37,6 +35,26 @@ void rb_wide_shock_pass(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias,
 // Copies the impulses back to c->points (inside a parallel region), for restitution and the store.
 void rb_wide_store(rb_cpu_ctx *c);
 
-void rb_wide_free(struct rb_wide_state *w);
+void rb_wide_free(rb_cpu_ctx *c);
+
+// The two builds of contact_solver_wide.c behind these (four lanes everywhere, eight where the CPU
+// has AVX2; contact_solver_wide_pick.c chooses once per context, tests may set c->wide_lanes first).
+#define RB_WIDE_VARIANT(lanes)                                                                            \
+    rb_status rb_wide_build_##lanes(rb_cpu_ctx *c);                                                      \
+    void rb_wide_warm_start_##lanes(rb_cpu_ctx *c, int prepare, float slop);                             \
+    void rb_wide_solve_##lanes(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias, int refresh);    \
+    void rb_wide_shock_pass_##lanes(rb_cpu_ctx *c, const rb_soft_settings *st, int use_bias, int first); \
+    void rb_wide_store_##lanes(rb_cpu_ctx *c);                                                           \
+    void rb_wide_free_##lanes(void *state);
+RB_WIDE_VARIANT(4)
+RB_WIDE_VARIANT(8)
+#undef RB_WIDE_VARIANT
+
+// Whether this build has the eight-lane variant (x86-64 with GCC).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define RB_WIDE_HAS_8 1
+#else
+#define RB_WIDE_HAS_8 0
+#endif
 
 #endif

@@ -164,7 +164,8 @@ struct rb_cpu_ctx {
     int *impact, impact_cap;                         // candidate points of the impact pass
 
     struct rb_split_state *split; // the split solver's scratch (contact_solver_split.c), NULL until used
-    struct rb_wide_state *wide;   // the soft solver's lanes (contact_solver_wide.c), NULL until used
+    void *wide;                   // the soft solver's lanes (contact_solver_wide.c), NULL until used
+    int wide_lanes;               // their width, 4 or 8, chosen at the first use (contact_solver_wide_pick.c)
     int soft_reference;           // soft: the scalar passes instead of the lanes (tests compare the two)
 
     struct rb_thread_team *thread_team; // sets `team` at each step (thread_team.c)

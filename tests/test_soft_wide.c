@@ -2,7 +2,7 @@
 // not new physics: each lane does rb_contact_solve_soft's (and the shock and refresh kernels')
 // operations in their order, so a world stepped with the lanes ends bit for bit where the scalar
 // reference (rb_cpu_ctx.soft_reference) does, through stacks, piles, bounces, kinematic bodies and the
-// overflow batch.
+// overflow batch. Both builds of the lanes (four, and eight where the CPU has AVX2) are compared.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "contact_solver_wide.h"
 #include "cpu_test_util.h"
 
 // Ground, a kinematic box sweeping through, bouncy balls dropped on it, and one big ball carrying 100
@@ -70,7 +71,7 @@ typedef struct state {
 } state;
 
 // Steps the scene with the lanes or the scalar reference and keeps the final body state.
-static state run(const char *scene, int reference, int threads, int steps)
+static state run(const char *scene, int reference, int lanes, int threads, int steps)
 {
     rb_world_def d = rb_default_world_def();
     d.backend = RB_BACKEND_CPU;
@@ -85,6 +86,7 @@ static state run(const char *scene, int reference, int threads, int steps)
         build_mixed(w);
     rb_cpu_ctx *c = cpu_of(w);
     c->soft_reference = reference;
+    c->wide_lanes = lanes;
     int overflow = 0;
     for (int i = 0; i < steps; ++i) {
         assert_int_equal(rb_world_step(w), RB_OK);
@@ -118,15 +120,23 @@ static void free_state(state *s)
 
 static void expect_lanes_equal_reference(const char *scene, int steps)
 {
-    state ref = run(scene, 1, 1, steps);
-    for (int threads = 1; threads <= 2; ++threads) {
-        state wide = run(scene, 0, threads, steps);
+    state ref = run(scene, 1, 0, 1, steps);
+    int eight = 0;
+#if RB_WIDE_HAS_8
+    __builtin_cpu_init();
+    eight = __builtin_cpu_supports("avx2");
+#endif
+    if (!eight)
+        print_message("no AVX2: the eight-lane build is not compared\n");
+    for (int run_index = 0; run_index < (eight ? 4 : 2); ++run_index) {
+        int threads = 1 + run_index % 2, lanes = run_index < 2 ? 4 : 8;
+        state wide = run(scene, 0, lanes, threads, steps);
         assert_int_equal(wide.n, ref.n);
         size_t bytes = sizeof(rb_float4) * (size_t)ref.n;
         for (int b = 0; b < ref.n; ++b)
             if (memcmp(&wide.pos[b], &ref.pos[b], sizeof(rb_float4)) != 0)
-                fail_msg("%s, %d thread(s): body %d at (%.9g %.9g %.9g), the reference at (%.9g %.9g %.9g)",
-                         scene ? scene : "mixed", threads, b, wide.pos[b].x, wide.pos[b].y, wide.pos[b].z, ref.pos[b].x,
+                fail_msg("%s, %d lanes, %d thread(s): body %d at (%.9g %.9g %.9g), the reference at (%.9g %.9g %.9g)",
+                         scene ? scene : "mixed", lanes, threads, b, wide.pos[b].x, wide.pos[b].y, wide.pos[b].z, ref.pos[b].x,
                          ref.pos[b].y, ref.pos[b].z);
         assert_memory_equal(wide.rot, ref.rot, bytes);
         assert_memory_equal(wide.lin, ref.lin, bytes);
