@@ -120,6 +120,9 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->edges);
     free(c->cache);
     free(c->pair_scratch);
+    free(c->refs);
+    free(c->cache_refs);
+    free(c->pair_refs);
     free(c->pair_offset);
     free(c->constraints);
     free(c->points);
@@ -215,8 +218,10 @@ static rb_status cpu_upload(rb_backend_ctx *ctx)
     for (int i = 0; i < c->manifold_count; ++i) {
         const rb_contact_manifold *m = &c->manifolds[i];
         int touched = (m->shape_a >= lo && m->shape_a < hi) || (m->shape_b >= lo && m->shape_b < hi);
-        if (!touched)
+        if (!touched) {
+            c->refs[n] = c->refs[i];
             c->manifolds[n++] = *m;
+        }
     }
     c->manifold_count = n;
     return RB_OK;

@@ -14,6 +14,7 @@
 #include "kernels/constraint_graph.h"
 #include "kernels/contact_sequential.h"
 #include "kernels/contact_solver.h"
+#include "kernels/manifold_reuse.h"
 
 #define RB_SEQ_MAX_PARTS 16
 
@@ -90,6 +91,10 @@ struct rb_cpu_ctx {
     int edge_count, edge_cap;
     rb_contact_manifold *pair_scratch; // one slot per pair before compaction
     int pair_scratch_cap;
+    // where each manifold's points were found, for reuse while its shapes hardly move
+    // (core/kernels/manifold_reuse.h): beside manifolds, cache and pair_scratch, index for index
+    rb_manifold_ref *refs, *cache_refs, *pair_refs;
+    int refs_cap, cache_refs_cap, pair_refs_cap;
     int *pair_offset;                  // compaction offsets
     int pair_offset_cap;
 

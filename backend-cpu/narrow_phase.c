@@ -1,8 +1,9 @@
 // collide: contact manifolds of the candidate pairs, warm-started from last step's manifolds (per
-// pair: core/kernels/narrow_phase.h, which the device kernels run too).
+// pair: core/kernels/narrow_phase.h, which the device kernels run too), and reused from last step
+// where a pair of boxes or planes hardly moved (core/kernels/manifold_reuse.h).
 
 #include "cpu_context.h"
-#include "kernels/narrow_phase.h"
+#include "kernels/manifold_reuse.h"
 
 static uint64_t pair_key(int a, int b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
 
@@ -28,8 +29,12 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
 
     // last step's manifolds become the cache; allocate before touching anything
     if (!rb_cpu_reserve((void **)&c->pair_scratch, &c->pair_scratch_cap, n, sizeof *c->pair_scratch) ||
+        !rb_cpu_reserve((void **)&c->pair_refs, &c->pair_refs_cap, n, sizeof *c->pair_refs) ||
         !rb_cpu_reserve((void **)&c->pair_offset, &c->pair_offset_cap, n + 1, sizeof *c->pair_offset) ||
-        !rb_cpu_reserve((void **)&c->cache, &c->cache_cap, n, sizeof *c->cache))
+        !rb_cpu_reserve((void **)&c->cache, &c->cache_cap, n, sizeof *c->cache) ||
+        !rb_cpu_reserve((void **)&c->cache_refs, &c->cache_refs_cap, n, sizeof *c->cache_refs) ||
+        !rb_cpu_reserve((void **)&c->manifolds, &c->manifold_cap, c->manifold_count, sizeof *c->manifolds) ||
+        !rb_cpu_reserve((void **)&c->refs, &c->refs_cap, c->manifold_count, sizeof *c->refs))
         return RB_ERR_OUT_OF_MEMORY;
     rb_contact_manifold *tmp = c->cache;
     int tmp_cap = c->cache_cap;
@@ -39,7 +44,14 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
     c->manifolds = tmp;
     c->manifold_cap = tmp_cap;
     c->manifold_count = 0;
-    if (!rb_cpu_reserve((void **)&c->manifolds, &c->manifold_cap, n, sizeof *c->manifolds))
+    rb_manifold_ref *tmp_refs = c->cache_refs;
+    int tmp_refs_cap = c->cache_refs_cap;
+    c->cache_refs = c->refs;
+    c->cache_refs_cap = c->refs_cap;
+    c->refs = tmp_refs;
+    c->refs_cap = tmp_refs_cap;
+    if (!rb_cpu_reserve((void **)&c->manifolds, &c->manifold_cap, n, sizeof *c->manifolds) ||
+        !rb_cpu_reserve((void **)&c->refs, &c->refs_cap, n, sizeof *c->refs))
         return RB_ERR_OUT_OF_MEMORY;
 
     // pair_offset holds the cache index per pair first, then the compaction offsets
@@ -48,10 +60,11 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
 #pragma omp parallel for schedule(dynamic, 256) num_threads(c->team)
     for (int i = 0; i < n; ++i) {
         int old = c->pair_offset[i];
-        rb_narrow_phase_pair(&c->pair_scratch[i], c->pairs[i].shape_a, c->pairs[i].shape_b, margin, p->dt,
-                             s->shape_body, s->shape_type, c->shape_world, s->shape_params, c->plane_world,
-                             s->shape_material, s->body_flags, s->body_lin_vel, s->body_ang_vel, s->body_local_center,
-                             old >= 0 ? &c->cache[old] : NULL);
+        rb_narrow_phase_pair_reusing(&c->pair_scratch[i], &c->pair_refs[i], c->pairs[i].shape_a, c->pairs[i].shape_b,
+                                     margin, p->dt, s->shape_body, s->shape_type, c->shape_world, s->shape_params,
+                                     c->plane_world, s->shape_material, s->body_flags, s->body_lin_vel,
+                                     s->body_ang_vel, s->body_local_center, old >= 0 ? &c->cache[old] : NULL,
+                                     old >= 0 ? &c->cache_refs[old] : NULL);
     }
 
     // compact in pair order (a prefix sum keeps the canonical order for any thread count)
@@ -63,8 +76,13 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
     }
 #pragma omp parallel for schedule(static) num_threads(c->team)
     for (int i = 0; i < n; ++i)
-        if (c->pair_scratch[i].m.count > 0)
+        if (c->pair_scratch[i].m.count > 0) {
             c->manifolds[c->pair_offset[i]] = c->pair_scratch[i];
+            if (c->pair_refs[i].valid)
+                c->refs[c->pair_offset[i]] = c->pair_refs[i];
+            else
+                c->refs[c->pair_offset[i]].valid = 0;
+        }
     c->manifold_count = total;
     c->contact_point_count = points;
     return RB_OK;
