@@ -62,11 +62,8 @@ static void prepare_constraints(rb_cpu_ctx *c, float slop)
         const rb_contact_manifold *m = &c->manifolds[c->color_order[j]]; // contact edge i is manifold i
         rb_contact_constraint *k = &c->constraints[j];
         rb_contact_warm warm[RB_MAX_MANIFOLD_POINTS];
-        for (int i = 0; i < m->m.count; ++i) {
-            warm[i].friction = m->friction_impulse[i];
-            warm[i].normal = m->normal_impulse[i];
-            warm[i].carried_impact = m->carried_impact[i];
-        }
+        for (int i = 0; i < m->m.count; ++i)
+            warm[i] = rb_manifold_warm(m, i);
         rb_contact_material mat = {m->friction, m->static_friction, m->restitution};
         rb_prepare_contact_rows(k, &c->points[k->first_point], &m->m, mat, warm, slop, e->body_a, e->body_b,
                                 s->body_flags, s->body_pos, s->body_rot, s->body_lin_vel, s->body_ang_vel,

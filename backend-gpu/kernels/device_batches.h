@@ -83,11 +83,8 @@ RB_KERNEL void rb_prepare_constraints(int ne, float slop, RB_GLOBAL const rb_con
     rb_contact_constraint k;
     k.first_point = first_point[j];
     rb_contact_warm warm[RB_MAX_MANIFOLD_POINTS];
-    for (int i = 0; i < mf.m.count; ++i) {
-        warm[i].friction = mf.friction_impulse[i];
-        warm[i].normal = mf.normal_impulse[i];
-        warm[i].carried_impact = mf.carried_impact[i];
-    }
+    for (int i = 0; i < mf.m.count; ++i)
+        warm[i] = rb_manifold_warm(&m[color_order[j]], i);
     rb_contact_point pts[RB_MAX_MANIFOLD_POINTS];
     rb_manifold man = mf.m;
     rb_contact_material mat;

@@ -5,7 +5,18 @@
 #define RB_KERNELS_CONSTRAINT_PREPARE_H
 
 #include "body_flags.h"
+#include "contact_manifold.h"
 #include "contact_solver.h"
+
+// Point i's warm start from its manifold: last step's impulses and carried impact.
+RB_FN rb_contact_warm rb_manifold_warm(RB_GLOBAL const rb_contact_manifold *m, int i)
+{
+    rb_contact_warm w;
+    w.friction = m->friction_impulse[i];
+    w.normal = m->normal_impulse[i];
+    w.carried_impact = m->carried_impact[i];
+    return w;
+}
 
 // A body as the solver sees it: static bodies have no velocity, only dynamic ones have mass.
 RB_FN rb_solver_body rb_solver_body_of(int b, RB_GLOBAL const unsigned int *flags, RB_GLOBAL const rb_float4 *pos,
