@@ -147,18 +147,21 @@ static void test_five_stacked_boxes_stand_for_ten_seconds(void **state)
     rb_destroy_world(w);
 }
 
-static void test_standard_pyramid_stands_for_ten_seconds(void **state)
+// A standard scene of `bodies` dynamic bodies stepped 600 times with sleeping off: the largest
+// distance any body moved, and the last body's (the top's) height before and after.
+typedef struct scene_drift {
+    double max_drift;
+    float top_y0, top_y;
+} scene_drift;
+
+static scene_drift standard_scene_drift(const char *scene, int bodies)
 {
-    (void)state;
-    // BENCH-SCENES "pyramid": 385 unit cubes in 10 layers, sleeping off. Quality target:
-    // max_drift (largest distance of any cube from its start) ≤ 1 cm after 600 steps, and the top
-    // cube (the last body) stays at y = 9.5 within 1 cm.
     rb_world_def d = pu_world_def(false);
     rb_world_id w = pu_make_world_from(&d);
-    RB_CHECK(rb_build_standard_scene(w, "pyramid", 1));
+    RB_CHECK(rb_build_standard_scene(w, scene, 1));
     int n;
     int *slots = pu_dynamic_slots(w, &n);
-    assert_int_equal(n, 385);
+    assert_int_equal(n, bodies);
     int total = pu_body_slots(w);
     rb_transform *t0 = calloc((size_t)total, sizeof *t0), *t1 = calloc((size_t)total, sizeof *t1);
     assert_non_null(t0);
@@ -166,20 +169,29 @@ static void test_standard_pyramid_stands_for_ten_seconds(void **state)
     RB_CHECK(rb_world_get_transforms(w, 0, total, t0));
     pu_step(w, 600);
     RB_CHECK(rb_world_get_transforms(w, 0, total, t1));
-    double worst = 0.0;
+    scene_drift r = {0.0, t0[slots[n - 1]].p.y, t1[slots[n - 1]].p.y};
     for (int i = 0; i < n; ++i) {
         double dd = v3_dist(t1[slots[i]].p, t0[slots[i]].p);
-        worst = dd > worst ? dd : worst;
+        r.max_drift = dd > r.max_drift ? dd : r.max_drift;
     }
-    int top = slots[n - 1];
-    print_message("pyramid: max_drift %.4g m, top_y %.5f m (start %.5f)\n", worst, t1[top].p.y, t0[top].p.y);
-    assert_float_equal(t0[top].p.y, 9.5f, 1e-6f);
-    assert_true(worst <= 0.01);
-    assert_float_equal(t1[top].p.y, 9.5f, 0.01f);
     free(t0);
     free(t1);
     free(slots);
     rb_destroy_world(w);
+    return r;
+}
+
+static void test_standard_pyramid_stands_for_ten_seconds(void **state)
+{
+    (void)state;
+    // BENCH-SCENES "pyramid": 385 unit cubes in 10 layers, sleeping off. Quality target:
+    // max_drift (largest distance of any cube from its start) ≤ 1 cm after 600 steps, and the top
+    // cube (the last body) stays at y = 9.5 within 1 cm.
+    scene_drift r = standard_scene_drift("pyramid", 385);
+    print_message("pyramid: max_drift %.4g m, top_y %.5f m (start %.5f)\n", r.max_drift, r.top_y, r.top_y0);
+    assert_float_equal(r.top_y0, 9.5f, 1e-6f);
+    assert_true(r.max_drift <= 0.01);
+    assert_float_equal(r.top_y, 9.5f, 0.01f);
 }
 
 static void test_standard_stack_of_twenty_stands_for_ten_seconds_without_walking(void **state)
@@ -190,32 +202,10 @@ static void test_standard_stack_of_twenty_stands_for_ten_seconds_without_walking
     // 2 cm. A face on a face lies near a tie between clip features; a narrow phase that flips
     // between them from step to step rocked the column, which walked 9 cm in 10 s on the default
     // solver (0.2 mm since manifolds are reused while the boxes hardly move).
-    rb_world_def d = pu_world_def(false);
-    rb_world_id w = pu_make_world_from(&d);
-    RB_CHECK(rb_build_standard_scene(w, "stack", 1));
-    int n;
-    int *slots = pu_dynamic_slots(w, &n);
-    assert_int_equal(n, 20);
-    int total = pu_body_slots(w);
-    rb_transform *t0 = calloc((size_t)total, sizeof *t0), *t1 = calloc((size_t)total, sizeof *t1);
-    assert_non_null(t0);
-    assert_non_null(t1);
-    RB_CHECK(rb_world_get_transforms(w, 0, total, t0));
-    pu_step(w, 600);
-    RB_CHECK(rb_world_get_transforms(w, 0, total, t1));
-    double worst = 0.0;
-    for (int i = 0; i < n; ++i) {
-        double dd = v3_dist(t1[slots[i]].p, t0[slots[i]].p);
-        worst = dd > worst ? dd : worst;
-    }
-    int top = slots[n - 1];
-    print_message("stack of 20: max_drift %.4g m, top_y %.5f m\n", worst, t1[top].p.y);
-    assert_true(t1[top].p.y >= 19.45f);
-    assert_true(worst <= 0.02);
-    free(t0);
-    free(t1);
-    free(slots);
-    rb_destroy_world(w);
+    scene_drift r = standard_scene_drift("stack", 20);
+    print_message("stack of 20: max_drift %.4g m, top_y %.5f m\n", r.max_drift, r.top_y);
+    assert_true(r.top_y >= 19.45f);
+    assert_true(r.max_drift <= 0.02);
 }
 
 static void test_standard_pile_keeps_every_sphere_in_the_pen_without_deep_overlap(void **state)
