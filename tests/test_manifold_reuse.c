@@ -13,7 +13,7 @@
 
 #include "cpu_test_util.h"
 
-static int bad_count;
+static int bad_count; // comparisons that differ by more than 1 mm or 5 degrees
 
 static float deepest(const rb_manifold *m)
 {
@@ -51,7 +51,7 @@ static int check_replays(rb_cpu_ctx *c, float *worst_depth, float *worst_angle, 
         rb_manifold fresh;
         rb_collide(&ga, &gb, 0.05f, &fresh);
         if (fresh.count == 0 || deepest(&fresh) > 0.01f)
-            continue; // apart along an axis the replayed features do not measure (see above)
+            continue; // apart along an axis the replayed features do not measure (as above)
         ++*compared;
         float dd = fabsf(deepest(&fresh) - deepest(&m->m));
         *worst_depth = fmaxf(*worst_depth, dd);
@@ -61,9 +61,11 @@ static int check_replays(rb_cpu_ctx *c, float *worst_depth, float *worst_angle, 
         if (dd > 1e-3f || ang > 5.0f) {
             ++bad_count;
             if (bad_count <= 3)
-                print_message("types %d %d: replay %d pts deepest %.4f n %.3f %.3f %.3f | fresh %d pts deepest %.4f n %.3f %.3f %.3f\n",
-                    s->shape_type[m->shape_a], s->shape_type[m->shape_b], m->m.count, deepest(&m->m), m->m.normal.x, m->m.normal.y, m->m.normal.z,
-                    fresh.count, deepest(&fresh), fresh.normal.x, fresh.normal.y, fresh.normal.z);
+                print_message("shape types %d, %d: replay %d points, deepest %.4f m, normal (%.3f %.3f %.3f); "
+                              "fresh %d points, deepest %.4f m, normal (%.3f %.3f %.3f)\n",
+                              s->shape_type[m->shape_a], s->shape_type[m->shape_b], m->m.count, deepest(&m->m),
+                              m->m.normal.x, m->m.normal.y, m->m.normal.z, fresh.count, deepest(&fresh),
+                              fresh.normal.x, fresh.normal.y, fresh.normal.z);
         }
     }
     return reused;
