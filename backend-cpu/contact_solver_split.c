@@ -144,7 +144,8 @@ rb_status rb_cpu_solve_split(rb_cpu_ctx *c, const rb_step_params *p)
             sweep(c, OP_SOLVE, set, threshold);
         rb_cpu_shock_pass_rigid(c, set, 0);
         if (c->any_restitution)
-            sweep(c, OP_RESTITUTION, set, threshold);
+            for (int it = 0; it < RB_SPLIT_RESTITUTION_SWEEPS; ++it)
+                sweep(c, OP_RESTITUTION, set, threshold);
         for (int it = 0; it < p->position_iterations; ++it)
             sweep(c, OP_POSITION, set, threshold);
         rb_cpu_shock_pass_rigid(c, set, 1);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gpu_context.h"
+#include "kernels/contact_solver_split.h"
 
 #define RB_SERIAL_SCAN_MAX 4096
 
@@ -552,9 +553,11 @@ static rb_status split_prepare(rb_gpu_ctx *c)
 typedef struct gpu_solver {
     rb_status (*prepare)(rb_gpu_ctx *c); // before the sweeps; NULL: nothing
     rb_status (*sweep)(rb_gpu_ctx *c, int op, const solve_args *sa);
+    int restitution_sweeps; // Gauss-Seidel by colours: 1; Jacobi with split masses: more
 } gpu_solver;
 
-static const gpu_solver batched = {NULL, batched_sweep}, split = {split_prepare, split_sweep};
+static const gpu_solver batched = {NULL, batched_sweep, 1},
+                        split = {split_prepare, split_sweep, RB_SPLIT_RESTITUTION_SWEEPS};
 static const gpu_solver *const solvers[] = {[RB_SOLVER_BATCHED] = &batched, [RB_SOLVER_SPLIT] = &split};
 
 int rb_gpu_has_solver(int solver)
@@ -589,7 +592,8 @@ rb_status rb_gpu_solve_constraints(rb_backend_ctx *ctx, const rb_step_params *p)
         TRY(sweep(c, RB_OP_SOLVE, &sa));
     TRY(shock_pass(c, 0, &sa));
     if (c->any_restitution)
-        TRY(sweep(c, RB_OP_RESTITUTION, &sa));
+        for (int it = 0; it < o->restitution_sweeps; ++it)
+            TRY(sweep(c, RB_OP_RESTITUTION, &sa));
     for (int it = 0; it < p->position_iterations; ++it)
         TRY(sweep(c, RB_OP_POSITION, &sa));
     TRY(shock_pass(c, 1, &sa));

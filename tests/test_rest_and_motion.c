@@ -503,6 +503,33 @@ static void cradle(int k)
                  k, bad, 100.0 * dp, 100.0 * de, line);
 }
 
+static void test_ball_striking_an_equal_ball_on_a_table_hands_over_its_speed(void **state)
+{
+    (void)state;
+    // Two 1 kg balls (r 0.25 m, e = 1) on a frictionless table, one rolling into the other at rest at
+    // 1.2, 2 and 4 m/s (above the 1 m/s restitution threshold): the striker stops and the other
+    // leaves at the striker's speed, within 1%. Each ball also rests on the table, so the split
+    // solver's masses are shared between two contacts; one restitution sweep with them left 0.3 and
+    // 0.9 of the speed.
+    const float speeds[] = {1.2f, 2.0f, 4.0f};
+    for (int i = 0; i < 3; ++i) {
+        rb_world_id w = pu_make_world(false);
+        pu_add_ground(w, 0.0f, 0.0f);
+        rb_shape_def sd = pu_material(0.0f, 1.0f);
+        rb_body_def da = pu_body_def(RB_BODY_DYNAMIC, v3(-1.0f, 0.25f, 0.0f), quat_identity(), 1.0f);
+        da.linear_velocity = v3(speeds[i], 0.0f, 0.0f);
+        rb_body_def db = pu_body_def(RB_BODY_DYNAMIC, v3(0.5f, 0.25f, 0.0f), quat_identity(), 1.0f);
+        rb_body_id a = pu_add_sphere_body(w, &da, 0.25f, &sd), b = pu_add_sphere_body(w, &db, 0.25f, &sd);
+        pu_step(w, 90);
+        float va = pu_velocity(a).x, vb = pu_velocity(b).x;
+        print_message("billiards at %.1f m/s: striker %+.4f m/s (expected 0), struck %+.4f (expected %+.4f)\n",
+                      speeds[i], va, vb, speeds[i]);
+        assert_true(fabsf(va) <= 0.01f * speeds[i]);
+        assert_true(fabsf(vb - speeds[i]) <= 0.01f * speeds[i]);
+        rb_destroy_world(w);
+    }
+}
+
 static void test_newtons_cradle_with_one_ball_pulled_sends_one_ball_out_at_the_same_speed(void **state)
 {
     if (skipped_for_this_solver("cradle"))
@@ -576,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_three_boxes_of_1_100_and_10000_kg_bottom_to_top_stand_for_ten_seconds),
         cmocka_unit_test(test_stack_of_ten_2_mm_plates_rests_with_its_top_at_20_mm),
         cmocka_unit_test(test_plank_on_a_sliding_box_and_a_resting_one_is_dragged_by_kinetic_friction_only),
+        cmocka_unit_test(test_ball_striking_an_equal_ball_on_a_table_hands_over_its_speed),
         cmocka_unit_test(test_newtons_cradle_with_one_ball_pulled_sends_one_ball_out_at_the_same_speed),
         cmocka_unit_test(test_newtons_cradle_with_two_balls_pulled_sends_two_balls_out_at_the_same_speed),
         cmocka_unit_test(test_newtons_cradle_with_three_balls_pulled_sends_three_balls_out_at_the_same_speed),

@@ -16,6 +16,11 @@
 
 // 1 / (n_a (m_a^-1 + (ra x d).Ia^-1 (ra x d)) + n_b (...)): the effective mass of a row between
 // sub-bodies of 1/n_a and 1/n_b of A and B. A static or kinematic side has no mass terms.
+// Restitution's Jacobi sweeps. One sweep with split masses gives each bouncing contact only its
+// share: a ball striking an equal one on a table (each also on the ground, so each mass split in two)
+// left at 0.3 and 0.9 of the speed instead of 0 and 1. The sweeps converge on the exchange.
+#define RB_SPLIT_RESTITUTION_SWEEPS 8
+
 RB_FN void rb_split_row_mass(rb_contact_row *r, float ima, float imb, float na, float nb)
 {
     float k = na * (ima + rb_dot(r->ra_x, r->ia_x)) + nb * (imb + rb_dot(r->rb_x, r->ib_x));
