@@ -33,7 +33,6 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
         !rb_cpu_reserve((void **)&c->pair_offset, &c->pair_offset_cap, n + 1, sizeof *c->pair_offset) ||
         !rb_cpu_reserve((void **)&c->cache, &c->cache_cap, n, sizeof *c->cache) ||
         !rb_cpu_reserve((void **)&c->cache_refs, &c->cache_refs_cap, n, sizeof *c->cache_refs) ||
-        !rb_cpu_reserve((void **)&c->manifolds, &c->manifold_cap, c->manifold_count, sizeof *c->manifolds) ||
         !rb_cpu_reserve((void **)&c->refs, &c->refs_cap, c->manifold_count, sizeof *c->refs))
         return RB_ERR_OUT_OF_MEMORY;
     rb_contact_manifold *tmp = c->cache;

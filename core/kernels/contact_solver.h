@@ -472,13 +472,12 @@ RB_FN void rb_contact_restitution_launch(const rb_contact_constraint *c, rb_cont
     for (int i = 0; i < c->count; ++i) {
         const rb_contact_point *p = &pts[i];
         target[i] = 0.0f;
-        // a carried impact is an approach that a speculative stop ended: the point bounces with it
-        // even when nothing presses the bodies together now (two balls stopped touching in zero g)
-        // A carried impact waits while a gap is still closing (a ball stopped a few mm above the
-        // ground), and bounces once the point touches, or once the bodies are parting anyway: two
-        // balls that met at a slant slide apart along their curved surfaces after the stop, and the
-        // bounce must not wait for a touch that never comes (an elastic glancing hit kept only the
-        // stop's half of the impulse).
+        // A carried impact is an approach that a speculative stop ended. It waits while a gap is still
+        // closing (a ball stopped a few mm above the ground) and bounces once the point touches, or
+        // once the bodies are parting anyway: two balls that met at a slant slide apart along their
+        // curved surfaces after the stop, and the bounce must not wait for a touch that never comes
+        // (an elastic glancing hit kept only the stop's half of the impulse). It needs no pressing
+        // impulse this step (two balls stopped touching in zero g).
         float approach = p->carried_impact > 0.0f ? p->carried_impact : -p->relative_velocity;
         int parting = p->carried_impact > 0.0f && p->velocity_after_forces >= 0.0f;
         if ((p->separation > slop && !parting) || approach < threshold ||
