@@ -110,6 +110,8 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->aabb_hi);
     free(c->plane_world);
     free(c->inv_inertia_world);
+    free(c->cur_inv_inertia_diag);
+    free(c->cur_inv_inertia_offdiag);
     free(c->pseudo_lin_vel);
     free(c->pseudo_ang_vel);
     free(c->color_mask);
@@ -310,6 +312,7 @@ static const rb_cpu_solver_ops split = {
 };
 static const rb_cpu_solver_ops soft = {
     .build = build_levelled, .solve = rb_cpu_solve_soft, .sleep = rb_cpu_sleep_islands,
+    .current_inertia = 1,
 };
 static const rb_cpu_solver_ops sequential = {
     .build = rb_seq_build_batches, .correct = rb_seq_correct_penetrations, .solve = solve_sequential,

@@ -18,6 +18,8 @@ static int reserve_body_arrays(rb_cpu_ctx *c, int n)
         return 0;                                                                                  \
     c->field = p;
     GROW(inv_inertia_world)
+    GROW(cur_inv_inertia_diag)
+    GROW(cur_inv_inertia_offdiag)
     GROW(pseudo_lin_vel)
     GROW(pseudo_ang_vel)
     GROW(color_mask)
@@ -59,9 +61,12 @@ rb_status rb_cpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
 
     int nb = s->body_slots;
 #pragma omp parallel for schedule(static) num_threads(c->team)
-    for (int b = 0; b < nb; ++b)
+    for (int b = 0; b < nb; ++b) {
         c->inv_inertia_world[b] = rb_world_inv_inertia(s->body_flags[b], s->body_inv_inertia_diag[b],
                                                             s->body_inv_inertia_offdiag[b], s->body_rot[b]);
+        rb_world_inv_inertia_sym(s->body_inv_inertia_diag[b], s->body_inv_inertia_offdiag[b], s->body_rot[b],
+                                 &c->cur_inv_inertia_diag[b], &c->cur_inv_inertia_offdiag[b]);
+    }
 
     int ns = s->shape_slots;
 #pragma omp parallel for schedule(static) num_threads(c->team)

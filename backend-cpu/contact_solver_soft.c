@@ -6,6 +6,7 @@
 // parallel without races and the result does not depend on the thread count. The colours' passes and
 // the shock pass run in SIMD lanes (contact_solver_wide.c), with the same results as the scalar passes
 // here, which stay the reference (rb_cpu_ctx.soft_reference; tests/test_soft_wide.c compares them).
+#include <stdlib.h>
 #include "contact_solver_wide.h"
 #include "cpu_context.h"
 #include "kernels/contact_apply.h"
@@ -185,13 +186,13 @@ static rb_solver_body current_body(const rb_cpu_ctx *c, int b)
 {
     const rb_scene *s = c->scene;
     rb_solver_body r;
-    rb_float4 d = s->body_inv_inertia_diag[b], o = s->body_inv_inertia_offdiag[b];
+    rb_float4 d = c->cur_inv_inertia_diag[b], o = c->cur_inv_inertia_offdiag[b];
     r.p = rb_xyz(s->body_pos[b]);
     r.q = s->body_rot[b];
     r.v = rb_xyz(s->body_lin_vel[b]);
     r.w = rb_xyz(s->body_ang_vel[b]);
     r.inv_mass = d.w;
-    r.inv_inertia = rb_mat3_rotate_tensor(r.q, rb_mat3_symmetric(rb_f3(d.x, d.y, d.z), rb_f3(o.x, o.y, o.z)));
+    r.inv_inertia = rb_mat3_symmetric(rb_f3(d.x, d.y, d.z), rb_f3(o.x, o.y, o.z));
     r.is_static = 0;
     return r;
 }
@@ -275,7 +276,7 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
     sp.st.soft = rb_make_softness(p->contact_hertz, p->contact_damping_ratio, h, 0.0f);
     sp.st.soft_static = rb_make_softness(2.0f * p->contact_hertz, p->contact_damping_ratio, h, 0.0f);
     sp.restitution_threshold = p->restitution_threshold;
-    sp.st.sweeps = RB_SOFT_SWEEPS;
+    sp.st.sweeps = getenv("RB_SW") ? atoi(getenv("RB_SW")) : RB_SOFT_SWEEPS;
     sp.st.shock_sweeps = RB_SOFT_SHOCK_SWEEPS;
     sp.slop = p->linear_slop;
     if (p->stage == RB_STAGE_SOLVE && p->substep == 0) {

@@ -183,26 +183,6 @@ typedef struct rb_wm3 {
 } rb_wm3;
 
 static inline rb_wv wm3_mulv(rb_wm3 m, rb_wv v) { return (rb_wv){wv_dot(m.r0, v), wv_dot(m.r1, v), wv_dot(m.r2, v)}; }
-static inline rb_wm3 wm3_transpose(rb_wm3 m)
-{
-    return (rb_wm3){{m.r0.x, m.r1.x, m.r2.x}, {m.r0.y, m.r1.y, m.r2.y}, {m.r0.z, m.r1.z, m.r2.z}};
-}
-static inline rb_wm3 wm3_mul(rb_wm3 a, rb_wm3 b)
-{
-    rb_wm3 bt = wm3_transpose(b);
-    return (rb_wm3){{wv_dot(a.r0, bt.r0), wv_dot(a.r0, bt.r1), wv_dot(a.r0, bt.r2)},
-                    {wv_dot(a.r1, bt.r0), wv_dot(a.r1, bt.r1), wv_dot(a.r1, bt.r2)},
-                    {wv_dot(a.r2, bt.r0), wv_dot(a.r2, bt.r1), wv_dot(a.r2, bt.r2)}};
-}
-static inline rb_wm3 wm3_from_quat(rb_wq q) // rb_mat3_from_quat
-{
-    rb_wf xx = q.u.x * q.u.x, yy = q.u.y * q.u.y, zz = q.u.z * q.u.z;
-    rb_wf xy = q.u.x * q.u.y, xz = q.u.x * q.u.z, yz = q.u.y * q.u.z;
-    rb_wf wx = q.w * q.u.x, wy = q.w * q.u.y, wz = q.w * q.u.z;
-    return (rb_wm3){{1.0f - 2.0f * (yy + zz), 2.0f * (xy - wz), 2.0f * (xz + wy)},
-                    {2.0f * (xy + wz), 1.0f - 2.0f * (xx + zz), 2.0f * (yz - wx)},
-                    {2.0f * (xz - wy), 2.0f * (yz + wx), 1.0f - 2.0f * (xx + yy)}};
-}
 
 // The passes' hot functions are compiled twice on x86-64 with GCC, for AVX2 and the baseline, and the
 // loader picks one (an ifunc): the same operations (no fused multiply-add: -ffp-contract=off), so the
@@ -654,16 +634,14 @@ static inline void make_row(wide_row *r, rb_wm need, rb_wv ra, rb_wv rb, rb_wv d
 }
 
 // The current body of each lane (current_body in contact_solver_soft.c): world inverse inertia at the
-// current orientation.
-static inline rb_wm3 current_inv_inertia(const rb_scene *s, const int *idx, rb_wq q, rb_wf *inv_mass)
+// current orientation, as integrate_positions left it.
+static inline rb_wm3 current_inv_inertia(const rb_cpu_ctx *c, const int *idx, rb_wf *inv_mass)
 {
     rb_wv d, o;
     rb_wf unused;
-    gather4(s->body_inv_inertia_diag, idx, &none_zero, &d.x, &d.y, &d.z, inv_mass);
-    gather4(s->body_inv_inertia_offdiag, idx, &none_zero, &o.x, &o.y, &o.z, &unused);
-    rb_wm3 body = {{d.x, o.x, o.y}, {o.x, d.y, o.z}, {o.y, o.z, d.z}}; // rb_mat3_symmetric
-    rb_wm3 r = wm3_from_quat(q);
-    return wm3_mul(wm3_mul(r, body), wm3_transpose(r)); // rb_mat3_rotate_tensor
+    gather4(c->cur_inv_inertia_diag, idx, &none_zero, &d.x, &d.y, &d.z, inv_mass);
+    gather4(c->cur_inv_inertia_offdiag, idx, &none_zero, &o.x, &o.y, &o.z, &unused);
+    return (rb_wm3){{d.x, o.x, o.y}, {o.x, d.y, o.z}, {o.y, o.z, d.z}}; // rb_mat3_symmetric
 }
 
 // rb_contact_refresh_point on every closing point (separation > slop) between two moving bodies
@@ -682,7 +660,7 @@ RB_WIDE_CLONES static void refresh_group(rb_cpu_ctx *c, const wide_constraint *w
     rb_wv pa = gather3(s->body_pos, wc->body_a), pb = gather3(s->body_pos, wc->body_b);
     rb_wq qa = gather_rot(s->body_rot, wc->body_a), qb = gather_rot(s->body_rot, wc->body_b);
     rb_wf ima, imb;
-    rb_wm3 iia = current_inv_inertia(s, wc->body_a, qa, &ima), iib = current_inv_inertia(s, wc->body_b, qb, &imb);
+    rb_wm3 iia = current_inv_inertia(c, wc->body_a, &ima), iib = current_inv_inertia(c, wc->body_b, &imb);
     for (int i = 0; i < np; ++i) {
         if (!w_any(need[i]))
             continue;

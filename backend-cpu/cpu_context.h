@@ -52,6 +52,7 @@ typedef struct rb_cpu_solver_ops {
     int pairs_sleeping;    // the broad phase pairs sleeping bodies too (pe's wake rules and batches)
     int pseudo_velocities; // integrate_positions adds the split-impulse pseudo velocities
     int rest_rules;        // integrate_velocities applies pe's wake rules 5, 6 and gravity damping
+    int current_inertia;   // integrate_positions keeps cur_inv_inertia_* (passes between substeps)
 } rb_cpu_solver_ops;
 
 struct rb_cpu_ctx {
@@ -69,6 +70,10 @@ struct rb_cpu_ctx {
     // per body
     int body_cap;
     rb_mat3 *inv_inertia_world; // from update_bounds (orientation is fixed until integrate_positions)
+    // the same at the current orientation, kept by integrate_positions for the soft solver's refresh
+    // of rows between substeps (rb_world_inv_inertia_sym's layout: one computation per body and substep
+    // instead of one per constraint and pass)
+    rb_float4 *cur_inv_inertia_diag, *cur_inv_inertia_offdiag;
     rb_float4 *pseudo_lin_vel;  // split-impulse pseudo velocities of this substep (move positions only)
     rb_float4 *pseudo_ang_vel;
     rb_color_bits *color_mask;  // colours used by each body while colouring

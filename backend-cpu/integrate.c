@@ -123,6 +123,9 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
         }
         s->body_pos[b] = rb_f4_from3(new_pos, 0.0f);
         s->body_rot[b] = new_q;
+        if (c->solver->current_inertia) // reserved by this frame's update_bounds
+            rb_world_inv_inertia_sym(s->body_inv_inertia_diag[b], s->body_inv_inertia_offdiag[b], new_q,
+                                     &c->cur_inv_inertia_diag[b], &c->cur_inv_inertia_offdiag[b]);
     }
     c->frozen_last_step += frozen;
     return RB_OK;

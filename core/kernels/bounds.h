@@ -25,6 +25,18 @@ RB_FN rb_mat3 rb_world_inv_inertia(unsigned int flags, rb_float4 inv_diag, rb_fl
     return rb_mat3_rotate_tensor(rot, body_frame);
 }
 
+// The body's inverse inertia at orientation rot, as the symmetric matrix's diagonal (xx, yy, zz; w keeps
+// inv_diag.w, the inverse mass) and upper off-diagonal (xy, xz, yz): the layout of the body-frame arrays,
+// so the same lane gathers read it.
+RB_FN void rb_world_inv_inertia_sym(rb_float4 inv_diag, rb_float4 inv_offdiag, rb_float4 rot, RB_GLOBAL rb_float4 *diag,
+                                    RB_GLOBAL rb_float4 *offdiag)
+{
+    rb_mat3 body_frame = rb_mat3_symmetric(rb_f3(inv_diag.x, inv_diag.y, inv_diag.z), rb_f3(inv_offdiag.x, inv_offdiag.y, inv_offdiag.z));
+    rb_mat3 m = rb_mat3_rotate_tensor(rot, body_frame);
+    *diag = rb_f4(m.r0.x, m.r1.y, m.r2.z, inv_diag.w);
+    *offdiag = rb_f4(m.r0.y, m.r0.z, m.r1.z, 0.0f);
+}
+
 // Shape i's world pose, then its box grown by the margin and by how far its body can move in the
 // substep h (the broad phase must find the pairs the speculative contacts of the narrow phase need,
 // see rb_closing_distance), or its world plane. A free shape slot is left alone.
