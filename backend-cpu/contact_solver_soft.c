@@ -197,7 +197,8 @@ static rb_solver_body current_body(const rb_cpu_ctx *c, int b)
     return r;
 }
 
-// Before every pass after the bodies moved (a later substep's solve, every relax): the speculative
+// Before the first pass after the bodies moved (each relax; the next substep's solve sees the same
+// poses): the speculative
 // points between two moving bodies get rows at the current poses (rb_contact_refresh_point), so a
 // glancing hit keeps the angular momentum (|dL|/|L| 4e-3 without, 1e-6 with). Resting contacts move too
 // little in a frame for it to matter, and keep the frame's rows.
@@ -303,12 +304,11 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
         switch (p->stage) {
         case RB_STAGE_SOLVE:
             if (wide) {
-                sweep_wide(c, OP_WARM_START, &sp, p->substep > 0 ? RB_WIDE_REFRESH : RB_WIDE_FILL);
+                // a later substep's poses are those the relax pass refreshed the rows at
+                sweep_wide(c, OP_WARM_START, &sp, p->substep > 0 ? 0 : RB_WIDE_FILL);
                 sweep_wide(c, OP_SOLVE, &sp, 0);
                 rb_wide_shock_pass(c, &sp.st, 1, p->substep == 0);
             } else {
-                if (p->substep > 0)
-                    refresh_closing_points(c, sp.slop);
                 sweep(c, OP_WARM_START, &sp);
                 sweep(c, OP_SOLVE, &sp);
                 shock_pass(c, 1, &sp);
