@@ -31,13 +31,6 @@ RB_FN rb_mat3 rb_world_inv_inertia(unsigned int flags, rb_float4 inv_diag, rb_fl
 RB_FN void rb_world_inv_inertia_sym(rb_float4 inv_diag, rb_float4 inv_offdiag, rb_float4 rot, RB_GLOBAL rb_float4 *diag,
                                     RB_GLOBAL rb_float4 *offdiag)
 {
-    // a sphere's or a cube's tensor is the same in every frame, exactly (rotated, it gains round-off)
-    if (inv_diag.x == inv_diag.y && inv_diag.y == inv_diag.z && inv_offdiag.x == 0.0f && inv_offdiag.y == 0.0f &&
-        inv_offdiag.z == 0.0f) {
-        *diag = inv_diag;
-        *offdiag = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-        return;
-    }
     rb_mat3 body_frame = rb_mat3_symmetric(rb_f3(inv_diag.x, inv_diag.y, inv_diag.z), rb_f3(inv_offdiag.x, inv_offdiag.y, inv_offdiag.z));
     rb_mat3 m = rb_mat3_rotate_tensor(rot, body_frame);
     *diag = rb_f4(m.r0.x, m.r1.y, m.r2.z, inv_diag.w);
