@@ -7,6 +7,8 @@
 
 static uint64_t pair_key(int a, int b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
 
+#define RB_COLLIDE_AHEAD 8
+
 // For each pair, the index of last step's manifold of the same shape pair, or -1. Both lists are
 // sorted by pair, so one merge finds them all (cheaper here than the device's binary search per pair).
 static void match_cache(rb_cpu_ctx *c)
@@ -14,6 +16,9 @@ static void match_cache(rb_cpu_ctx *c)
     int j = 0;
     for (int i = 0; i < c->pair_count; ++i) {
         uint64_t key = pair_key(c->pairs[i].shape_a, c->pairs[i].shape_b);
+        // a few manifolds ahead: the loop does too little per manifold for the hardware to fetch them
+        // in time (it waited on them for most of its time)
+        __builtin_prefetch(&c->cache[j + RB_COLLIDE_AHEAD < c->cache_count ? j + RB_COLLIDE_AHEAD : j]);
         while (j < c->cache_count && pair_key(c->cache[j].shape_a, c->cache[j].shape_b) < key)
             ++j;
         c->pair_offset[i] =
@@ -69,6 +74,7 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
     // compact in pair order (a prefix sum keeps the canonical order for any thread count)
     int total = 0, points = 0;
     for (int i = 0; i < n; ++i) {
+        __builtin_prefetch(&c->pair_scratch[i + RB_COLLIDE_AHEAD < n ? i + RB_COLLIDE_AHEAD : i].m.count);
         c->pair_offset[i] = total;
         total += c->pair_scratch[i].m.count > 0;
         points += c->pair_scratch[i].m.count;

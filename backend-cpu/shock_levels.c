@@ -1,6 +1,7 @@
 // Shock-propagation levels over the constraint graph (soft, batched and split solvers): which body
-// rests on which, and in which order a pass from the ground up visits them. The rules and the serial
-// build are core/kernels/shock_levels.h, shared with the GPU backend. The constraints are one per edge
+// rests on which, and in which order a pass from the ground up visits them. The rules and the build
+// are core/kernels/shock_levels.h, shared with the GPU backend; here each constraint's support test
+// runs in a parallel loop, the rest of the build (breadth first) serially. The constraints are one per edge
 // (in colour order), all contacts today; a joint edge will answer the support test by its own rule.
 #include "cpu_context.h"
 #include "kernels/shock_levels.h"
@@ -23,7 +24,10 @@ rb_status rb_cpu_build_shock_levels(rb_cpu_ctx *c, rb_float3 gravity)
         return RB_ERR_OUT_OF_MEMORY;
     rb_shock_arrays a = {c->shock_level, c->shock_carry_start, c->shock_carry, c->shock_order, c->shock_level_start,
                          c->shock_support_start, c->shock_supports, c->shock_edge};
-    c->shock_levels = rb_shock_build_levels(nb, n, c->constraints, c->points, rb_scale(gravity, -1.0f / g), a,
-                                            &c->shock_bodies);
+    rb_float3 up = rb_scale(gravity, -1.0f / g);
+#pragma omp parallel for schedule(static) num_threads(c->team)
+    for (int j = 0; j < n; ++j)
+        rb_shock_answer(j, c->constraints, c->points, up, c->shock_edge);
+    c->shock_levels = rb_shock_levels_from_answers(nb, n, a, &c->shock_bodies);
     return RB_OK;
 }

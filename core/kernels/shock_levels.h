@@ -54,10 +54,21 @@ typedef struct rb_shock_arrays {
     RB_GLOBAL int *level, *carry_start, *carry, *order, *level_start, *support_start, *supports, *answer;
 } rb_shock_arrays;
 
-// Builds the levels of n constraints over nb body slots; returns the number of levels (0: none) and
-// the number of levelled bodies in *bodies. Deterministic: depends on the constraint order only.
-RB_FN int rb_shock_build_levels(int nb, int n, RB_GLOBAL const rb_contact_constraint *cons,
-                                RB_GLOBAL const rb_contact_point *points, rb_float3 up, rb_shock_arrays a, int *bodies)
+// Constraint j's support test into answer[2 j] (the lower body, as rb_shock_support_of) and
+// answer[2 j + 1] (upper * 2 + fixed_a): independent per constraint, so a parallel loop may run it.
+RB_FN void rb_shock_answer(int j, RB_GLOBAL const rb_contact_constraint *cons, RB_GLOBAL const rb_contact_point *points,
+                           rb_float3 up, RB_GLOBAL int *answer)
+{
+    rb_contact_constraint k = cons[j];
+    int hi = 0, fa = 0;
+    answer[2 * j] = rb_shock_support_of(&k, points, up, &hi, &fa);
+    answer[2 * j + 1] = hi * 2 + fa;
+}
+
+// The levels from the n constraints' answers (a.answer, rb_shock_answer) over nb body slots; returns
+// the number of levels (0: none) and the number of levelled bodies in *bodies. Deterministic: depends
+// on the constraint order only.
+RB_FN int rb_shock_levels_from_answers(int nb, int n, rb_shock_arrays a, int *bodies)
 {
     RB_GLOBAL int *level = a.level, *cs = a.carry_start, *queue = a.order;
     *bodies = 0;
@@ -67,12 +78,6 @@ RB_FN int rb_shock_build_levels(int nb, int n, RB_GLOBAL const rb_contact_constr
     for (int b = 0; b < nb; ++b)
         level[b] = -1;
     RB_GLOBAL int *ans = a.answer; // (lower, upper * 2 + fixed_a) per constraint
-    for (int j = 0; j < n; ++j) {
-        rb_contact_constraint k = cons[j];
-        int hi = 0, fa = 0;
-        ans[2 * j] = rb_shock_support_of(&k, points, up, &hi, &fa);
-        ans[2 * j + 1] = hi * 2 + fa;
-    }
     int qn = 0;
     for (int j = 0; j < n; ++j) {
         int lo = ans[2 * j], hi = ans[2 * j + 1] >> 1;
@@ -140,6 +145,15 @@ RB_FN int rb_shock_build_levels(int nb, int n, RB_GLOBAL const rb_contact_constr
     ss[0] = 0;
     *bodies = qn;
     return levels;
+}
+
+// Both in one serial run (one work-item on a GPU).
+RB_FN int rb_shock_build_levels(int nb, int n, RB_GLOBAL const rb_contact_constraint *cons,
+                                RB_GLOBAL const rb_contact_point *points, rb_float3 up, rb_shock_arrays a, int *bodies)
+{
+    for (int j = 0; j < n; ++j)
+        rb_shock_answer(j, cons, points, up, a.answer);
+    return rb_shock_levels_from_answers(nb, n, a, bodies);
 }
 
 // Sweeps of the rigid shock pass over a carried body's supports: one body against fixed ones converges
