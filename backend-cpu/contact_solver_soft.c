@@ -6,7 +6,6 @@
 // parallel without races and the result does not depend on the thread count. The colours' passes and
 // the shock pass run in SIMD lanes (contact_solver_wide.c), with the same results as the scalar passes
 // here, which stay the reference (rb_cpu_ctx.soft_reference; tests/test_soft_wide.c compares them).
-#include <stdlib.h>
 #include "contact_solver_wide.h"
 #include "cpu_context.h"
 #include "kernels/contact_apply.h"
@@ -277,7 +276,7 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
     sp.st.soft = rb_make_softness(p->contact_hertz, p->contact_damping_ratio, h, 0.0f);
     sp.st.soft_static = rb_make_softness(2.0f * p->contact_hertz, p->contact_damping_ratio, h, 0.0f);
     sp.restitution_threshold = p->restitution_threshold;
-    sp.st.sweeps = getenv("RB_SW") ? atoi(getenv("RB_SW")) : RB_SOFT_SWEEPS;
+    sp.st.sweeps = RB_SOFT_SWEEPS;
     sp.st.shock_sweeps = RB_SOFT_SHOCK_SWEEPS;
     sp.slop = p->linear_slop;
     if (p->stage == RB_STAGE_SOLVE && p->substep == 0) {
