@@ -202,6 +202,8 @@ static void fill_contacts(rb_cpu_ctx *c, const rb_step_params *p)
             q->gravity_dv = gravity_dv(q, p);
             q->bounce = bounce_speed(q, m->carried_impact[j]);
             q->stopped = 0.0f;
+            q->launch = 0.0f;
+            q->approach = 0.0f;
             q->slip = 0.0f;
             q->sliding = 0;
             q->slide_mu = 0.0f;

@@ -280,6 +280,72 @@ static float allowed_approach(const rb_seq_contact *q, const rb_step_params *p)
     return q->separation > p->linear_slop ? q->separation * p->inv_dt : 0.0f;
 }
 
+// Resolves contact k as it stands (collision, friction or pull-back) and writes its bodies back.
+static void resolve_one(rb_cpu_ctx *c, const rb_step_params *p, int k, float thr)
+{
+    rb_seq_contact *q = &c->seq[k];
+    rb_seq_body a = load_body(c, k, q->body_a), b = load_body(c, k, q->body_b);
+    if (!q->prepared) {
+        if (!q->patch_count) // a patch makes its matrix when it is resolved
+            rb_seq_prepare_matrices(q, &a, &b);
+        q->prepared = 1;
+    }
+    float size, n0 = q->normal_impulse;
+    if (q->patch_count)
+        rb_seq_patch_resolve(q, &a, &b);
+    else if (rb_seq_action(q, thr, &size) == RB_SEQ_PULL_BACK)
+        rb_seq_pull_back(q, &a, &b);
+    else
+        rb_seq_resolve(q, p->restitution_threshold, &a, &b);
+    if (q->patch >= 0) // its patch's cone follows
+        c->seq[q->patch].normal_impulse += q->normal_impulse - n0;
+    store_body(c, k, q->body_a, &a);
+    store_body(c, k, q->body_b, &b);
+}
+
+// Sweeps over a manifold's points, once the largest violation is an impact of one of them that bounces:
+// a box landing flat on
+// its four corners, resolved a corner at a time, was turned by the first and rebounded to 0.0–1.6 e²H,
+// spinning at up to 2.2 rad/s (30 heights; tests/test_restitution.c). Swept together until none is
+// violated, the points agree on one launch, as in the shared restitution sweeps
+// (core/kernels/contact_solver.h). Returns the number of resolutions.
+#define RB_SEQ_PATCH_SWEEPS 16
+static int resolve_patch_points(rb_cpu_ctx *c, const rb_step_params *p, int patch, int stamp, float thr)
+{
+    const rb_seq_contact *pq = &c->seq[patch];
+    int done = 0;
+    for (int i = 0; i < pq->patch_count; ++i) { // the approaches before any of them takes an impulse
+        rb_seq_contact *q = &c->seq[pq->patch_first + i];
+        if (c->seq_epoch[pq->patch_first + i] == stamp) {
+            measure(c, q);
+            q->approach = rb_minf(q->approach, q->closing);
+        }
+    }
+    for (int sweep = 0; sweep < RB_SEQ_PATCH_SWEEPS; ++sweep) {
+        int any = 0;
+        for (int i = 0; i < pq->patch_count; ++i) {
+            int k = pq->patch_first + i;
+            if (c->seq_epoch[k] != stamp)
+                continue; // not in this group
+            rb_seq_contact *q = &c->seq[k];
+            measure(c, q);
+            float size;
+            int act = rb_seq_action(q, thr, &size);
+            // a bouncing point the others' impulses left slower than its launch is owed the rest
+            if (act == RB_SEQ_NONE && q->launch > 0.0f && q->closing < q->launch - thr)
+                act = RB_SEQ_RESOLVE;
+            if (act == RB_SEQ_NONE)
+                continue;
+            resolve_one(c, p, k, thr);
+            any = 1;
+            ++done;
+        }
+        if (!any)
+            break;
+    }
+    return done;
+}
+
 // Resolves the group's closing contacts, largest closing speed first, at most cap times. Returns 1 if
 // contacts still close when it stops.
 static int solve_group(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scratch *w, group g, float cap_factor,
@@ -309,24 +375,16 @@ static int solve_group(rb_cpu_ctx *c, const rb_step_params *p, rb_seq_scratch *w
         if (k < 0)
             break;
         rb_seq_contact *q = &c->seq[k];
-        rb_seq_body a = load_body(c, k, q->body_a), b = load_body(c, k, q->body_b);
-        if (!q->prepared) {
-            if (!q->patch_count) // a patch makes its matrix when it is resolved
-                rb_seq_prepare_matrices(q, &a, &b);
-            q->prepared = 1;
+        // an impact that bounces: the manifold's points together; resting contacts one at a time, in
+        // pe's order (the sweeps toppled a 1 : 100 : 10 000 kg tower)
+        int impact = q->cor > 0.0f && (q->closing < -p->restitution_threshold || q->bounce > 0.0f ||
+                                       q->launch > 0.0f || q->stopped > 0.0f);
+        if (q->patch >= 0 && impact)
+            done += resolve_patch_points(c, p, q->patch, stamp, thr);
+        else {
+            resolve_one(c, p, k, thr);
+            ++done;
         }
-        float size, n0 = q->normal_impulse;
-        if (q->patch_count)
-            rb_seq_patch_resolve(q, &a, &b);
-        else if (rb_seq_action(q, thr, &size) == RB_SEQ_PULL_BACK)
-            rb_seq_pull_back(q, &a, &b);
-        else
-            rb_seq_resolve(q, p->restitution_threshold, &a, &b);
-        if (q->patch >= 0) // its patch's cone follows
-            c->seq[q->patch].normal_impulse += q->normal_impulse - n0;
-        store_body(c, k, q->body_a, &a);
-        store_body(c, k, q->body_b, &b);
-        ++done;
         refresh_body(c, &set, k, q->body_a, stamp, thr);
         refresh_body(c, &set, k, q->body_b, stamp, thr);
     }

@@ -36,6 +36,10 @@ typedef struct rb_seq_contact {
                             // from the last substep (cor x impact speed; 0: none), see rb_seq_resolve
     float stopped;          // impact speed of an approach this speculative contact stopped: the speed the
                             // fall would have reached at the surface (0: none); see rb_seq_launch_speed_q
+    float approach;         // a point of a patch: its fastest approach this step before its manifold's
+                            // points were swept (<= 0; set by the solver), the basis of its bounce
+    float launch;           // a point of a patch: the bounce speed it aimed at this step (0: none), kept
+                            // however its manifold's other points turn the body
     float gravity_dv;       // velocity gravity adds towards the surface in one substep (a body on a fixed
                             // one; 0 between two moving bodies)
     float normal_impulse;   // normal impulse accumulated this step (>= 0); a patch: the sum of its points'
@@ -256,22 +260,33 @@ RB_FN rb_float3 rb_seq_resolve(rb_seq_contact *c, float restitution_threshold, r
     rb_float3 u = rb_seq_relative_velocity(c, a, b);
     float th0 = rb_dot(u, c->normal), th1 = rb_dot(u, c->t1), th2 = rb_dot(u, c->t2);
     float rest;
+    // A manifold's points land together (a box flat on the ground): each is resolved several times in a
+    // step (the solver sweeps them, backend-cpu/contact_solver_sequential.c), and a bounce aimed at the
+    // approach the others' impulses left made them disagree and turn the body: a point of a patch
+    // bounces on its approach before the sweep, and a later resolution keeps its launch
+    float basis = c->patch >= 0 ? c->approach : th0;
     if (c->allowed > 0.0f) {
         // a speculative contact: the approach that reaches the surface at the end of the substep. The
         // bounce waits for the touch (else a fast body rebounds up to h v early, from thin air): the
         // impact speed is carried to the next substep, where the touching contact owes cor x that
         rest = -c->allowed;
-        if (th0 < rest && -th0 > restitution_threshold && c->cor > 0.0f) {
+        if (basis < rest && -basis > restitution_threshold && c->cor > 0.0f) {
             // the fall's invariant at the surface: c^2 - g_dv c, plus 2 a gap = 2 g_dv allowed still to fall
-            float q2 = th0 * th0 + c->gravity_dv * th0 + 2.0f * c->gravity_dv * c->allowed;
+            float q2 = basis * basis + c->gravity_dv * basis + 2.0f * c->gravity_dv * c->allowed;
             c->stopped = rb_maxf(c->stopped, rb_sqrtf(rb_maxf(q2, 0.0f)));
         }
-    } else if (c->bounce > 0.0f) {
-        rest = c->bounce;
-        c->bounce = 0.0f;
     } else {
-        float e = th0 > -restitution_threshold ? 0.0f : c->cor;
-        rest = e > 0.0f ? rb_seq_launch_speed_q(e, th0 * th0 + c->gravity_dv * th0, c->gravity_dv) : 0.0f;
+        if (c->bounce > 0.0f) {
+            rest = c->bounce;
+            c->bounce = 0.0f;
+        } else {
+            float e = basis > -restitution_threshold ? 0.0f : c->cor;
+            rest = e > 0.0f ? rb_seq_launch_speed_q(e, basis * basis + c->gravity_dv * basis, c->gravity_dv) : 0.0f;
+        }
+        if (c->patch >= 0) {
+            rest = rb_maxf(rest, c->launch);
+            c->launch = rest;
+        }
     }
     rb_float3 want = rb_f3(rest - th0, -th1, -th2);
     rb_float3 j = rb_mat3_mulv(c->k_inv, want);
