@@ -117,6 +117,7 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->color_mask);
     free(c->island_parent);
     free(c->island_sleep_time);
+    free(c->rest_low);
     free(c->wake_group);
     free(c->manifolds);
     free(c->edges);

@@ -25,6 +25,7 @@ static int reserve_body_arrays(rb_cpu_ctx *c, int n)
     GROW(color_mask)
     GROW(island_parent)
     GROW(island_sleep_time)
+    GROW(rest_low)
     GROW(wake_group)
 #undef GROW
     c->body_cap = cap;

@@ -79,6 +79,7 @@ struct rb_cpu_ctx {
     rb_color_bits *color_mask;  // colours used by each body while colouring
     int *island_parent;         // union-find for sleeping
     float *island_sleep_time;
+    float *rest_low;            // lowest surface speed since the rest timer started (rb_rest_timer)
     uint8_t *wake_group;        // sleep groups to wake this step
 
     // broad phase

@@ -24,7 +24,8 @@ rb_status rb_cpu_sleep_islands(rb_cpu_ctx *c, const rb_step_params *p)
         if (!joins_islands(s, b))
             continue;
         ++awake;
-        s->body_params[b].w = rb_rest_timer(s->body_params[b].w, (s->body_flags[b] & RB_BODY_SLEEP_ENABLED) != 0,
+        s->body_params[b].w = rb_rest_timer(s->body_params[b].w, &c->rest_low[b],
+                                            (s->body_flags[b] & RB_BODY_SLEEP_ENABLED) != 0,
                                             rb_xyz(s->body_lin_vel[b]), rb_xyz(s->body_ang_vel[b]),
                                             s->body_local_center[b].w, p->linear_sleep_tolerance,
                                             p->angular_sleep_tolerance, h);

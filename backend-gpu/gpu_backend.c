@@ -252,8 +252,8 @@ static void release_all(rb_gpu_ctx *c)
         BODY_BUFS(B) SHAPE_BUFS(B)
 #undef B
         &c->inv_inertia_world, &c->plin, &c->pang, &c->frozen, &c->awake, &c->color_mask, &c->wake_group, &c->parent,
-        &c->rest, &c->body_start, &c->shape_world, &c->aabb_lo, &c->aabb_hi, &c->plane_world, &c->role, &c->cell_lo,
-        &c->cell_hi, &c->cell_count, &c->entry_start, &c->special_flag, &c->special_off, &c->special_list,
+        &c->rest, &c->rest_low, &c->body_start, &c->shape_world, &c->aabb_lo, &c->aabb_hi, &c->plane_world, &c->role,
+        &c->cell_lo, &c->cell_hi, &c->cell_count, &c->entry_start, &c->special_flag, &c->special_off, &c->special_list,
         &c->special_count, &c->special_at, &c->special_pairs, &c->keys, &c->vals, &c->keys2, &c->vals2, &c->entry,
         &c->sorted_entry, &c->entry_count, &c->entry_at, &c->hist, &c->pairs_raw, &c->pairs, &c->scratch, &c->has,
         &c->npoints, &c->moff, &c->manifolds, &c->cache, &c->cons, &c->points, &c->color_order, &c->constraint_color,

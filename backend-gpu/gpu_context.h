@@ -84,7 +84,8 @@ struct rb_gpu_ctx {
     float inv_cell;       // broad-phase grid: 1 / cell size
 
     // per body
-    rb_gpu_buf inv_inertia_world, plin, pang, frozen, awake, color_mask, wake_group, parent, rest, body_start;
+    rb_gpu_buf inv_inertia_world, plin, pang, frozen, awake, color_mask, wake_group, parent, rest, rest_low;
+    rb_gpu_buf body_start;
     rb_gpu_buf start_pos, start_rot; // poses at the start of the step, for a body that is frozen
     // per shape
     rb_gpu_buf shape_world, aabb_lo, aabb_hi, plane_world, role, cell_lo, cell_hi, cell_count, entry_start,

@@ -161,6 +161,7 @@ rb_status rb_gpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(reserve(c, &c->wake_group, (size_t)c->body_cap, 1, "body arrays"));
     TRY(reserve(c, &c->parent, (size_t)c->body_cap, sizeof(int), "body arrays"));
     TRY(reserve(c, &c->rest, (size_t)c->body_cap, sizeof(float), "body arrays"));
+    TRY(reserve(c, &c->rest_low, (size_t)c->body_cap, sizeof(float), "body arrays"));
     TRY(reserve(c, &c->body_start, (size_t)c->body_cap + 1, sizeof(int), "body arrays"));
     TRY(reserve(c, &c->shape_world, (size_t)c->shape_cap, sizeof(rb_xform), "shape arrays"));
     TRY(reserve(c, &c->aabb_lo, (size_t)c->shape_cap, sizeof(rb_float4), "shape arrays"));
@@ -614,7 +615,7 @@ rb_status rb_gpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
     karg a = kbegin(c, K_SLEEP_TIMERS);
     ai(&a, nb), af(&a, p->dt), af(&a, p->linear_sleep_tolerance), af(&a, p->angular_sleep_tolerance),
         am(&a, &c->flags), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->local_center), am(&a, &c->params),
-        am(&a, &c->awake);
+        am(&a, &c->rest_low), am(&a, &c->awake);
     TRY(go(&a, (size_t)nb, "update_sleep"));
     TRY(scan(c, &c->awake, &c->parent, nb, RB_CNT_AWAKE));
     TRY(fill_zero(c, &c->counters, sizeof(int) * (RB_CNT_SLEPT + 1), "update_sleep")); // clears SLEPT (and WAKE..)

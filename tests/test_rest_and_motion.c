@@ -279,6 +279,39 @@ static void test_sleeping_never_freezes_a_box_sliding_slowly_down_a_slope_just_s
         fail_msg("slid %.4f m in 3 s (a = %.4f m/s^2), expected a t^2/2 with a = %.4f", d, a, expected);
 }
 
+// The same family, slower still: boxes 0.3°, 0.5° and 0.8° past their friction angle (a = 0.054 to
+// 0.14 m/s²) and balls on slopes of 0.25°, 0.5° and 1° (a = 0.031 to 0.12 m/s²), sleeping on. Each
+// stays under the sleep tolerance (5 cm/s) for 0.4 to 1.6 s, longer than time_to_sleep (0.5 s), and
+// slept so on every solver but pe's: what tells it from a body at rest is that its speed keeps rising
+// (rb_rest_timer). After 3 s each is awake and has gone a t²/2 within 5%.
+static void test_sleeping_never_freezes_boxes_just_past_their_friction_angle_or_balls_on_gentle_slopes(void **state)
+{
+    (void)state;
+    const double friction_angle = atan(0.3);
+    int bad = 0;
+    for (int k = 0; k < 6; ++k) {
+        int ball = k >= 3;
+        double theta = ball ? (double[]){0.25, 0.5, 1.0}[k - 3] * DEG : friction_angle + (double[]){0.3, 0.5, 0.8}[k] * DEG;
+        material m = {ball ? 0.6f : 0.3f, 0.0f};
+        slope s = make_slope(theta, m, true);
+        if (ball)
+            add_ball(&s, m);
+        else
+            add_box(&s, theta, m, 0.0f);
+        double expected = ball ? 5.0 / 7.0 * PU_G * sin(theta) : PU_G * (sin(theta) - 0.3 * cos(theta));
+        pu_step(s.w, 180);
+        double d = slid(&s), a = acceleration_from_rest(s.w, d, 180);
+        bool awake = pu_awake(s.body);
+        print_message("%s on %.2f deg, sleeping on: after 3 s %s, slid %.4f m; a = %.4f m/s^2, expected %.4f (%+.2f%%)\n",
+                      ball ? "ball" : "box", theta / DEG, awake ? "awake" : "ASLEEP", d, a, expected,
+                      100.0 * (a - expected) / expected);
+        rb_destroy_world(s.w);
+        bad += !awake || pu_rel_err(a, expected) >= 0.05;
+    }
+    if (bad)
+        fail_msg("%d of 6 slowly accelerating bodies were frozen by sleeping or slid off a t^2/2", bad);
+}
+
 // ---- 5. a box on a slope flatter than its static friction angle stays put --------------------
 
 static void box_stays_put(double theta, material m, const char *what)
@@ -594,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_ball_released_on_a_slope_rolls_without_slipping_at_five_sevenths_g_sin_theta_sleeping_off),
         cmocka_unit_test(
             test_sleeping_never_freezes_a_box_sliding_slowly_down_a_slope_just_steeper_than_its_friction_angle),
+        cmocka_unit_test(test_sleeping_never_freezes_boxes_just_past_their_friction_angle_or_balls_on_gentle_slopes),
         cmocka_unit_test(test_box_on_a_15_degree_slope_with_friction_0_3_stays_put),
         cmocka_unit_test(test_box_on_a_slope_between_its_kinetic_and_static_friction_angles_is_held_by_static_friction),
         cmocka_unit_test(

@@ -74,7 +74,8 @@ RB_KERNEL void rb_integrate_positions(int nb, float h, RB_GLOBAL uint *flags, RB
 // Per-body rest timers; awake[b] = 1 for the bodies that take part in islands.
 RB_KERNEL void rb_sleep_timers(int nb, float h, float lin_tol, float ang_tol, RB_GLOBAL const uint *flags,
                               RB_GLOBAL const rb_float4 *lin, RB_GLOBAL const rb_float4 *ang,
-                              RB_GLOBAL const rb_float4 *local_center, RB_GLOBAL rb_float4 *params, RB_GLOBAL int *awake)
+                              RB_GLOBAL const rb_float4 *local_center, RB_GLOBAL rb_float4 *params,
+                              RB_GLOBAL float *rest_low, RB_GLOBAL int *awake)
 {
     int b = rb_thread_id();
     if (b >= nb)
@@ -83,8 +84,8 @@ RB_KERNEL void rb_sleep_timers(int nb, float h, float lin_tol, float ang_tol, RB
     awake[b] = rb_joins_islands(f);
     if (!awake[b])
         return;
-    params[b].w = rb_rest_timer(params[b].w, (f & RB_BODY_SLEEP_ENABLED) != 0, rb_xyz(lin[b]), rb_xyz(ang[b]),
-                                local_center[b].w, lin_tol, ang_tol, h);
+    params[b].w = rb_rest_timer(params[b].w, &rest_low[b], (f & RB_BODY_SLEEP_ENABLED) != 0, rb_xyz(lin[b]),
+                                rb_xyz(ang[b]), local_center[b].w, lin_tol, ang_tol, h);
 }
 
 // Islands over this step's edges by union-find (core/kernels/constraint_graph.h: an island's root is

@@ -58,7 +58,7 @@ __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   rb_float3 pimp = rb_add(rb_seq_patch_resolve(&q, &sa, &sb), rb_add(rb_seq_patch_slip(&q), pm.r0));
   a[i + 1] = rb_f4_from3(rb_add(rb_add(imp, pimp), rb_add(d2, d3)), size + (float)(ok + pact) + rb_seq_violation(&q, 0.001f));
   float frac; rb_float3 hn; int hit = rb_ray_geom(&ga, v, w, &frac, &hn);
-  a[i + 2] = rb_f4_from3(hn, rb_rest_timer(hit ? frac : -1.0f, 1, v, w, 0.5f, 0.05f, 0.03f, 0.016f));
+  a[i + 2] = rb_f4_from3(hn, rb_rest_timer(hit ? frac : -1.0f, &a[i + 3].w, 1, v, w, 0.5f, 0.05f, 0.03f, 0.016f));
 }
 
 // The constraint graph's glue: global arrays through RB_GLOBAL parameters.
