@@ -130,12 +130,19 @@ static rb_float3 vel_of(const rb_float4 *v, int b) { return b >= 0 ? rb_xyz(v[b]
 // The frame's impacts, largest closing speed first (rb_contact_resolve_impact), before the first
 // substep's solve: serial, at most 4 resolutions per touching point of a bouncy manifold, and nothing
 // unless some point closes faster than the restitution threshold.
-static rb_status impact_pass(rb_cpu_ctx *c, const soft_pass *sp)
+//
+// A point still a gap away between two moving bodies takes part too once its gap closes within one
+// substep at the speed it closes now: the balls of a Newton's cradle hung 1 mm apart. Left to the
+// substeps, the row took the impact together, as one inelastic lump, and the bounces carried to the
+// next frame could not undo it (one ball pulled: the last left at 0.71 m/s, the first bounced back,
+// 30% of the energy lost). Against a fixed body the bounce still waits for the touch (the carried
+// impact), which is exact for a fall.
+static rb_status impact_pass(rb_cpu_ctx *c, const soft_pass *sp, float h)
 {
     if (!c->any_restitution)
         return RB_OK;
     rb_scene *s = c->scene;
-    int n = 0, closing = 0;
+    int n = 0, closing = 0, gaps = 0;
     for (int j = 0; j < c->manifold_count; ++j) {
         const rb_contact_constraint *k = &c->constraints[j];
         if (k->restitution == 0.0f)
@@ -150,7 +157,24 @@ static rb_status impact_pass(rb_cpu_ctx *c, const soft_pass *sp)
             closing |= -p->relative_velocity > sp->restitution_threshold;
         }
     }
-    if (!closing || n > IMPACT_MAX_POINTS)
+    if (n > IMPACT_MAX_POINTS)
+        return RB_OK;
+    // then the points a gap away between two moving bodies, as long as there is room
+    int touching = n;
+    for (int j = 0; j < c->manifold_count && n < IMPACT_MAX_POINTS; ++j) {
+        const rb_contact_constraint *k = &c->constraints[j];
+        if (k->restitution == 0.0f || k->inv_mass_a == 0.0f || k->inv_mass_b == 0.0f)
+            continue;
+        for (int i = 0; i < k->count && n < IMPACT_MAX_POINTS; ++i) {
+            const rb_contact_point *p = &c->points[k->first_point + i];
+            if (p->separation > sp->slop && p->carried_impact == 0.0f) { // (a carried bounce is owed already)
+                c->impact[n++] = j * RB_MAX_MANIFOLD_POINTS + i;
+                closing |= -p->relative_velocity > sp->restitution_threshold && p->separation < -p->relative_velocity * h;
+                ++gaps;
+            }
+        }
+    }
+    if (!closing)
         return RB_OK;
     rb_float4 *lin = s->body_lin_vel, *ang = s->body_ang_vel;
     for (int budget = 4 * n; budget > 0; --budget) {
@@ -161,6 +185,8 @@ static rb_status impact_pass(rb_cpu_ctx *c, const soft_pass *sp)
             const rb_contact_point *p = &c->points[k->first_point + c->impact[e] % RB_MAX_MANIFOLD_POINTS];
             float v = rb_contact_closing_speed(k, p, vel_of(lin, k->body_a), vel_of(ang, k->body_a),
                                                vel_of(lin, k->body_b), vel_of(ang, k->body_b));
+            if (e >= touching && !(p->separation < v * h))
+                continue; // a gap that stays open this substep
             if (v > best_speed) { // ties: the first in constraint order (deterministic)
                 best_speed = v;
                 best = e;
@@ -295,7 +321,7 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
             for (int i = 0; i < n; ++i)
                 apply(c, &c->constraints[i], OP_MEASURE, &sp);
         }
-        impact_pass(c, &sp);
+        impact_pass(c, &sp, h);
     }
     int wide = !c->soft_reference;
 #pragma omp parallel num_threads(c->team)
