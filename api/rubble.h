@@ -171,7 +171,8 @@ typedef struct rb_world_def {
                                 ///< choice, batched and split 1 m/s, sequential 1.1 |g| h (6 cm/s at 180 Hz)
     float linear_sleep_tolerance;  ///< m/s, default 0.05 (island sleeping: soft, batched, split): a body rests
                                    ///< while |v| + r |w| (r its bounding radius) stays below it, or |v| and |w|
-                                   ///< below both tolerances; sequential sleeps body by body, see
+                                   ///< below both tolerances, and is not gaining speed (5 mm/s above its
+                                   ///< lowest since it came to rest); sequential sleeps body by body, see
                                    ///< rb_sequential_def.sleep_threshold
     float angular_sleep_tolerance; ///< rad/s, default 2°/s = 0.0349 (soft, batched, split)
     float time_to_sleep;        ///< s at rest before an island sleeps, default 0.5 (batched, split, soft)
