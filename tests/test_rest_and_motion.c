@@ -31,8 +31,7 @@ static const double DEG = PU_PI / 180.0;
 // What a solver does not do yet, by behaviour: the test is skipped (visibly, with the reason) for that
 // solver and runs, and must pass, for every other. The default solver has no entry.
 //   batched, split: touching balls share an impact (no largest-closing-first pass), so no cradle;
-//   sequential: balls a gap apart share it (pe resolves the gaps as speculative approaches);
-//   docs/solver.md "What each solver does at rest", docs/solver-sequential.md.
+//   docs/solver.md "What each solver does at rest".
 static int skipped_for_this_solver(const char *behaviour)
 {
     static const struct {
@@ -42,7 +41,6 @@ static int skipped_for_this_solver(const char *behaviour)
         {"split", "cradle"},
         {"batched", "cradle_gaps"},
         {"split", "cradle_gaps"},
-        {"sequential", "cradle_gaps"}, // two balls pulled into 0.5 mm gaps: 0.23, 0.55, 1.23 m/s out
     };
     rb_world_id w = pu_make_world(false);
     rb_world_info info;
