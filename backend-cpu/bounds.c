@@ -65,8 +65,9 @@ rb_status rb_cpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
     for (int b = 0; b < nb; ++b) {
         c->inv_inertia_world[b] = rb_world_inv_inertia(s->body_flags[b], s->body_inv_inertia_diag[b],
                                                             s->body_inv_inertia_offdiag[b], s->body_rot[b]);
-        rb_world_inv_inertia_sym(s->body_inv_inertia_diag[b], s->body_inv_inertia_offdiag[b], s->body_rot[b],
-                                 &c->cur_inv_inertia_diag[b], &c->cur_inv_inertia_offdiag[b]);
+        if (c->solver->current_inertia) // the soft solver's, which integrate_positions then keeps
+            rb_world_inv_inertia_sym(s->body_inv_inertia_diag[b], s->body_inv_inertia_offdiag[b], s->body_rot[b],
+                                     &c->cur_inv_inertia_diag[b], &c->cur_inv_inertia_offdiag[b]);
     }
 
     int ns = s->shape_slots;

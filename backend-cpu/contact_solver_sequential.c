@@ -310,10 +310,9 @@ static void resolve_one(rb_cpu_ctx *c, const rb_step_params *p, int k, float thr
 }
 
 // Sweeps over a manifold's points, once the largest violation is an impact of one of them that bounces:
-// a box landing flat on
-// its four corners, resolved a corner at a time, was turned by the first and rebounded to 0.0–1.6 e²H,
-// spinning at up to 2.2 rad/s (30 heights; tests/test_restitution.c). Swept together until none is
-// violated, the points agree on one launch, as in the shared restitution sweeps
+// a box landing flat on its four corners, resolved a corner at a time, was turned by the first and
+// rebounded to 0.0–1.6 e²H, spinning at up to 2.2 rad/s (30 heights; tests/test_restitution.c). Swept
+// together until none is violated, the points agree on one launch, as in the shared restitution sweeps
 // (core/kernels/contact_solver.h). Returns the number of resolutions.
 #define RB_SEQ_PATCH_SWEEPS 16
 static int resolve_patch_points(rb_cpu_ctx *c, const rb_step_params *p, int patch, int stamp, float thr)

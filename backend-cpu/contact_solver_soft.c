@@ -142,7 +142,7 @@ static rb_status impact_pass(rb_cpu_ctx *c, const soft_pass *sp, float h)
     if (!c->any_restitution)
         return RB_OK;
     rb_scene *s = c->scene;
-    int n = 0, closing = 0, gaps = 0;
+    int n = 0, closing = 0;
     for (int j = 0; j < c->manifold_count; ++j) {
         const rb_contact_constraint *k = &c->constraints[j];
         if (k->restitution == 0.0f)
@@ -169,8 +169,8 @@ static rb_status impact_pass(rb_cpu_ctx *c, const soft_pass *sp, float h)
             const rb_contact_point *p = &c->points[k->first_point + i];
             if (p->separation > sp->slop && p->carried_impact == 0.0f) { // (a carried bounce is owed already)
                 c->impact[n++] = j * RB_MAX_MANIFOLD_POINTS + i;
-                closing |= -p->relative_velocity > sp->restitution_threshold && p->separation < -p->relative_velocity * h;
-                ++gaps;
+                float v = -p->relative_velocity;
+                closing |= v > sp->restitution_threshold && p->separation < v * h;
             }
         }
     }

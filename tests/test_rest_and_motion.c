@@ -292,7 +292,8 @@ static void test_sleeping_never_freezes_boxes_just_past_their_friction_angle_or_
     int bad = 0;
     for (int k = 0; k < 6; ++k) {
         int ball = k >= 3;
-        double theta = ball ? (double[]){0.25, 0.5, 1.0}[k - 3] * DEG : friction_angle + (double[]){0.3, 0.5, 0.8}[k] * DEG;
+        const double ball_deg[] = {0.25, 0.5, 1.0}, past_deg[] = {0.3, 0.5, 0.8};
+        double theta = ball ? ball_deg[k - 3] * DEG : friction_angle + past_deg[k] * DEG;
         material m = {ball ? 0.6f : 0.3f, 0.0f};
         slope s = make_slope(theta, m, true);
         if (ball)
@@ -303,7 +304,8 @@ static void test_sleeping_never_freezes_boxes_just_past_their_friction_angle_or_
         pu_step(s.w, 180);
         double d = slid(&s), a = acceleration_from_rest(s.w, d, 180);
         bool awake = pu_awake(s.body);
-        print_message("%s on %.2f deg, sleeping on: after 3 s %s, slid %.4f m; a = %.4f m/s^2, expected %.4f (%+.2f%%)\n",
+        print_message("%s on %.2f deg, sleeping on: after 3 s %s, slid %.4f m; a = %.4f m/s^2, expected %.4f "
+                      "(%+.2f%%)\n",
                       ball ? "ball" : "box", theta / DEG, awake ? "awake" : "ASLEEP", d, a, expected,
                       100.0 * (a - expected) / expected);
         rb_destroy_world(s.w);

@@ -31,7 +31,8 @@ RB_FN rb_mat3 rb_world_inv_inertia(unsigned int flags, rb_float4 inv_diag, rb_fl
 RB_FN void rb_world_inv_inertia_sym(rb_float4 inv_diag, rb_float4 inv_offdiag, rb_float4 rot, RB_GLOBAL rb_float4 *diag,
                                     RB_GLOBAL rb_float4 *offdiag)
 {
-    rb_mat3 body_frame = rb_mat3_symmetric(rb_f3(inv_diag.x, inv_diag.y, inv_diag.z), rb_f3(inv_offdiag.x, inv_offdiag.y, inv_offdiag.z));
+    rb_mat3 body_frame = rb_mat3_symmetric(rb_f3(inv_diag.x, inv_diag.y, inv_diag.z),
+                                           rb_f3(inv_offdiag.x, inv_offdiag.y, inv_offdiag.z));
     rb_mat3 m = rb_mat3_rotate_tensor(rot, body_frame);
     *diag = rb_f4(m.r0.x, m.r1.y, m.r2.z, inv_diag.w);
     *offdiag = rb_f4(m.r0.y, m.r0.z, m.r1.z, 0.0f);
