@@ -21,7 +21,7 @@ const char *const rb_gpu_kernel_names[K_COUNT] = {
     "rb_collide_pairs", "rb_compact_manifolds", "rb_manifolds_untouched",
     "rb_fill_edges", "rb_mark_sleepers", "rb_wake_groups", "rb_color_serial", "rb_prepare_constraints",
     "rb_solve_color", "rb_solve_serial", "rb_store_impulses", "rb_split_lists", "rb_split_prepare_blocks",
-    "rb_split_blocks", "rb_split_gather", "rb_shock_levels", "rb_shock_level",
+    "rb_split_blocks", "rb_split_gather", "rb_shock_answers", "rb_shock_levels", "rb_shock_level",
     "rb_integrate_velocities", "rb_zero_pseudo", "rb_integrate_positions", "rb_sleep_timers", "rb_islands_serial",
 };
 
@@ -259,7 +259,7 @@ static void release_all(rb_gpu_ctx *c)
         &c->npoints, &c->moff, &c->manifolds, &c->cache, &c->cons, &c->points, &c->color_order, &c->constraint_color,
         &c->first_point, &c->color_start, &c->split_list, &c->delta, &c->edges, &c->counters, &c->shock_level,
         &c->shock_carry_start, &c->shock_carry, &c->shock_order, &c->shock_level_start, &c->shock_support_start,
-        &c->shock_supports, &c->shock_answer,
+        &c->shock_supports, &c->shock_answer, &c->refs, &c->cache_refs, &c->pair_refs,
         &c->start_pos, &c->start_rot,
     };
     if (c->dev) {
@@ -294,13 +294,15 @@ void rb_gpu_destroy(rb_backend_ctx *ctx)
 // that it lays them out as the host does before trusting a byte of it.
 static rb_status check_layout(rb_gpu_ctx *c, char *msg, size_t msg_size)
 {
-    const int host[8] = {(int)sizeof(rb_contact_manifold), (int)sizeof(rb_contact_constraint),
+    enum { N = 9 };
+    const int host[N] = {(int)sizeof(rb_contact_manifold), (int)sizeof(rb_contact_constraint),
                          (int)sizeof(rb_contact_point),   (int)sizeof(rb_mat3),
                          (int)sizeof(rb_xform),           (int)sizeof(rb_pair),
-                         (int)sizeof(rb_float4),          (int)sizeof(rb_constraint_edge)};
-    const char *names[8] = {"rb_contact_manifold", "rb_contact_constraint", "rb_contact_point", "rb_mat3",
-                            "rb_xform", "rb_pair", "rb_float4", "rb_constraint_edge"};
-    int dev[8] = {0};
+                         (int)sizeof(rb_float4),          (int)sizeof(rb_constraint_edge),
+                         (int)sizeof(rb_manifold_ref)};
+    const char *names[N] = {"rb_contact_manifold", "rb_contact_constraint", "rb_contact_point", "rb_mat3",
+                            "rb_xform", "rb_pair", "rb_float4", "rb_constraint_edge", "rb_manifold_ref"};
+    int dev[N] = {0};
     rb_gpu_arg a;
     a.size = sizeof c->counters.mem;
     memcpy(a.value, &c->counters.mem, sizeof c->counters.mem);
@@ -311,7 +313,7 @@ static rb_status check_layout(rb_gpu_ctx *c, char *msg, size_t msg_size)
         snprintf(msg, msg_size, "%s", c->error);
         return s;
     }
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < N; ++i) {
         if (dev[i] != host[i]) {
             snprintf(msg, msg_size, "the %s compiler of %s lays out %s in %d bytes, the host in %d", c->dev->api,
                      c->device, names[i], dev[i], host[i]);

@@ -9,6 +9,7 @@
 #include "kernels/constraint_graph.h"
 #include "kernels/contact_apply.h"
 #include "kernels/contact_solver.h"
+#include "kernels/manifold_reuse.h"
 #include "kernels/device_counters.h"
 
 #define RB_GPU_MAX_COLORS 64
@@ -24,7 +25,7 @@ enum {
     K_COLLIDE, K_COMPACT_MANIFOLDS, K_MANIFOLDS_UNTOUCHED,
     K_FILL_EDGES, K_MARK_SLEEPERS, K_WAKE_GROUPS, K_COLOR, K_PREPARE,
     K_SOLVE_COLOR, K_SOLVE_SERIAL, K_STORE_IMPULSES, K_SPLIT_LISTS, K_SPLIT_PREPARE, K_SPLIT_BLOCKS, K_SPLIT_GATHER,
-    K_SHOCK_LEVELS, K_SHOCK_LEVEL,
+    K_SHOCK_ANSWERS, K_SHOCK_LEVELS, K_SHOCK_LEVEL,
     K_INTEGRATE_VELOCITIES, K_ZERO_PSEUDO, K_INTEGRATE_POSITIONS, K_SLEEP_TIMERS, K_ISLANDS,
     K_COUNT
 };
@@ -97,6 +98,9 @@ struct rb_gpu_ctx {
     rb_gpu_buf pairs_raw, pairs, scratch, has, npoints, moff, manifolds, cache, cons, points, color_order,
         constraint_color, first_point, color_start, split_list, delta;
     rb_gpu_buf edges; // the constraint graph: one edge per manifold, in manifold order (rb_fill_edges)
+    // the reference pose of each manifold (core/kernels/manifold_reuse.h), as on the CPU: refs beside
+    // manifolds, cache_refs beside cache, pair_refs beside scratch
+    rb_gpu_buf refs, cache_refs, pair_refs;
     // shock propagation (kernels/device_shock.h): per body and per constraint, as rb_shock_arrays
     rb_gpu_buf shock_level, shock_carry_start, shock_carry, shock_order, shock_level_start, shock_support_start,
         shock_supports, shock_answer;

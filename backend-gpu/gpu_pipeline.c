@@ -290,27 +290,35 @@ rb_status rb_gpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(reserve(c, &c->has, (size_t)np, sizeof(int), "narrow phase"));
     TRY(reserve(c, &c->npoints, (size_t)np, sizeof(int), "narrow phase"));
     TRY(reserve(c, &c->moff, (size_t)np, sizeof(int), "narrow phase"));
-    // last step's manifolds become the warm-start cache
+    TRY(reserve(c, &c->pair_refs, (size_t)np, sizeof(rb_manifold_ref), "narrow phase"));
+    // last step's manifolds (and their reference poses) become the warm-start cache
     rb_gpu_buf t = c->cache;
     c->cache = c->manifolds;
     c->manifolds = t;
+    t = c->cache_refs;
+    c->cache_refs = c->refs;
+    c->refs = t;
     c->cache_count = c->manifold_count;
     c->manifold_count = 0;
     TRY(reserve(c, &c->cache, 1, sizeof(rb_contact_manifold), "narrow phase"));
+    TRY(reserve(c, &c->cache_refs, 1, sizeof(rb_manifold_ref), "narrow phase"));
 
     karg a = kbegin(c, K_COLLIDE);
     ai(&a, np), af(&a, p->contact_margin), af(&a, p->dt), am(&a, &c->pairs), am(&a, &c->shape_body),
         am(&a, &c->shape_type), am(&a, &c->shape_world), am(&a, &c->shape_params), am(&a, &c->plane_world),
         am(&a, &c->material), am(&a, &c->flags), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->local_center),
-        am(&a, &c->cache), ai(&a, c->cache_count), am(&a, &c->scratch), am(&a, &c->has), am(&a, &c->npoints);
+        am(&a, &c->cache), am(&a, &c->cache_refs), ai(&a, c->cache_count), am(&a, &c->scratch), am(&a, &c->pair_refs),
+        am(&a, &c->has), am(&a, &c->npoints);
     TRY(go(&a, (size_t)np, "collide"));
     TRY(scan(c, &c->has, &c->moff, np, RB_CNT_MANIFOLDS));
     TRY(scan(c, &c->npoints, &c->npoints, np, RB_CNT_POINTS));
     TRY(rb_gpu_read_counters(c));
     int nm = c->counters_host[RB_CNT_MANIFOLDS];
     TRY(reserve(c, &c->manifolds, (size_t)nm, sizeof(rb_contact_manifold), "contacts"));
+    TRY(reserve(c, &c->refs, (size_t)nm, sizeof(rb_manifold_ref), "contacts"));
     a = kbegin(c, K_COMPACT_MANIFOLDS);
-    ai(&a, np), am(&a, &c->has), am(&a, &c->moff), am(&a, &c->scratch), am(&a, &c->manifolds);
+    ai(&a, np), am(&a, &c->has), am(&a, &c->moff), am(&a, &c->scratch), am(&a, &c->pair_refs), am(&a, &c->manifolds),
+        am(&a, &c->refs);
     TRY(go(&a, (size_t)np, "collide"));
     // the constraint graph: edge i is manifold i (build_batches and update_sleep read only the edges)
     TRY(reserve(c, &c->edges, (size_t)nm, sizeof(rb_constraint_edge), "constraint graph"));
@@ -331,17 +339,22 @@ rb_status rb_gpu_drop_manifolds(rb_gpu_ctx *c, int lo, int hi)
     TRY(reserve(c, &c->has, (size_t)n, sizeof(int), "contacts"));
     TRY(reserve(c, &c->moff, (size_t)n, sizeof(int), "contacts"));
     TRY(reserve(c, &c->scratch, (size_t)n, sizeof(rb_contact_manifold), "contacts"));
+    TRY(reserve(c, &c->pair_refs, (size_t)n, sizeof(rb_manifold_ref), "contacts"));
     karg a = kbegin(c, K_MANIFOLDS_UNTOUCHED);
     ai(&a, n), ai(&a, lo), ai(&a, hi), am(&a, &c->manifolds), am(&a, &c->has);
     TRY(go(&a, (size_t)n, "dropping contacts of changed shapes"));
     TRY(scan(c, &c->has, &c->moff, n, RB_CNT_KEEP));
     a = kbegin(c, K_COMPACT_MANIFOLDS);
-    ai(&a, n), am(&a, &c->has), am(&a, &c->moff), am(&a, &c->manifolds), am(&a, &c->scratch);
+    ai(&a, n), am(&a, &c->has), am(&a, &c->moff), am(&a, &c->manifolds), am(&a, &c->refs), am(&a, &c->scratch),
+        am(&a, &c->pair_refs);
     TRY(go(&a, (size_t)n, "dropping contacts of changed shapes"));
     TRY(rb_gpu_read_counters(c));
     rb_gpu_buf t = c->manifolds;
     c->manifolds = c->scratch;
     c->scratch = t;
+    t = c->refs;
+    c->refs = c->pair_refs;
+    c->pair_refs = t;
     c->manifold_count = c->counters_host[RB_CNT_KEEP];
     c->manifolds_host_valid = 0;
     return RB_OK;
@@ -412,9 +425,11 @@ rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
         TRY(reserve(c, &c->shock_supports, (size_t)nm, sizeof(int), "shock levels"));
         TRY(reserve(c, &c->shock_answer, 2 * (size_t)nm, sizeof(int), "shock levels"));
         rb_float4 up = rb_f4(-p->gravity.x / g, -p->gravity.y / g, -p->gravity.z / g, 0.0f);
+        a = kbegin(c, K_SHOCK_ANSWERS);
+        ai(&a, nm), arg(&a, sizeof up, &up), am(&a, &c->cons), am(&a, &c->points), am(&a, &c->shock_answer);
+        TRY(go(&a, (size_t)nm, "build_batches"));
         a = kbegin(c, K_SHOCK_LEVELS);
-        ai(&a, nb), ai(&a, nm), arg(&a, sizeof up, &up), am(&a, &c->cons), am(&a, &c->points),
-            am(&a, &c->shock_level), am(&a, &c->shock_carry_start), am(&a, &c->shock_carry), am(&a, &c->shock_order),
+        ai(&a, nb), ai(&a, nm), am(&a, &c->shock_level), am(&a, &c->shock_carry_start), am(&a, &c->shock_carry), am(&a, &c->shock_order),
             am(&a, &c->shock_level_start), am(&a, &c->shock_support_start), am(&a, &c->shock_supports),
             am(&a, &c->shock_answer), am(&a, &c->counters);
         TRY(go(&a, 1, "build_batches"));

@@ -44,9 +44,9 @@ RB_FN void rb_manifold_ref_make(const rb_manifold *m, rb_xform xa, rb_xform xb, 
     r->normal = rb_inv_rotate(xa.q, m->normal);
     for (int i = 0; i < m->count; ++i) {
         rb_float3 x = m->points[i].point;
-        float half = 0.5f * m->points[i].separation;
-        r->end_a[i] = rb_xform_inv_point(xa, rb_mad(x, -half, m->normal));
-        r->end_b[i] = rb_xform_inv_point(xb, rb_mad(x, half, m->normal));
+        float half_sep = 0.5f * m->points[i].separation;
+        r->end_a[i] = rb_xform_inv_point(xa, rb_mad(x, -half_sep, m->normal));
+        r->end_b[i] = rb_xform_inv_point(xb, rb_mad(x, half_sep, m->normal));
     }
     r->valid = 1;
 }

@@ -147,15 +147,6 @@ RB_FN int rb_shock_levels_from_answers(int nb, int n, rb_shock_arrays a, int *bo
     return levels;
 }
 
-// Both in one serial run (one work-item on a GPU).
-RB_FN int rb_shock_build_levels(int nb, int n, RB_GLOBAL const rb_contact_constraint *cons,
-                                RB_GLOBAL const rb_contact_point *points, rb_float3 up, rb_shock_arrays a, int *bodies)
-{
-    for (int j = 0; j < n; ++j)
-        rb_shock_answer(j, cons, points, up, a.answer);
-    return rb_shock_levels_from_answers(nb, n, a, bodies);
-}
-
 // Sweeps of the rigid shock pass over a carried body's supports: one body against fixed ones converges
 // in a few, and one leaves a thin plate rocking on its corners. The sweeps end early once no row
 // changes a velocity by more than RB_SHOCK_CONVERGED (a body already at rest on its supports: one).

@@ -14,6 +14,7 @@
 #include "contact_soft.h"
 #include "contact_solver_split.h"
 #include "integrate.h"
+#include "manifold_reuse.h"
 #include "mass_properties.h"
 #include "narrow_phase.h"
 #include "pair.h"
@@ -80,7 +81,8 @@ __kernel void graph(__global rb_constraint_edge *e, __global unsigned int *flags
   cons[0] = k;
   rb_shock_arrays sh; sh.level = ints; sh.carry_start = ints + n; sh.carry = ints + 2 * n; sh.order = ints + 3 * n;
   sh.level_start = ints + 4 * n; sh.support_start = ints + 5 * n; sh.supports = ints + 6 * n; sh.answer = ints + 7 * n;
-  int bodies, levels = rb_shock_build_levels(n, n, cons, gp, rb_f3(0, 1, 0), sh, &bodies);
+  rb_shock_answer(0, cons, gp, rb_f3(0, 1, 0), sh.answer);
+  int bodies, levels = rb_shock_levels_from_answers(n, n, sh, &bodies);
   rb_solve_settings st; st.inv_h = 60.0f; st.bias_factor = 0.2f; st.slop = 0.0005f; st.max_push = 3.0f;
   rb_shock_body(levels, bodies & 1, st, ints, ints + n, cons, gp, flags, f4, f4 + n);
 }
@@ -88,7 +90,8 @@ __kernel void graph(__global rb_constraint_edge *e, __global unsigned int *flags
 // The per-element glue, which reads and writes the scene's arrays in global memory.
 __kernel void glue(__global int *ints, __global unsigned int *flags, __global rb_float4 *f4, __global rb_xform *xf,
                    __global rb_mat3 *m3, __global rb_pair *pairs, __global rb_contact_manifold *cm,
-                   __global rb_contact_constraint *cons, __global rb_contact_point *cpts) {
+                   __global rb_contact_constraint *cons, __global rb_contact_point *cpts,
+                   __global rb_manifold_ref *refs) {
   int i = get_global_id(0);
   m3[i] = rb_world_inv_inertia(flags[i], f4[0], f4[1], f4[2]);
   rb_shape_update_bounds(i, 0.01f, 0.016f, ints, ints, f4, f4, f4, flags, f4, f4, f4, f4, f4, xf, f4, f4, f4);
@@ -101,6 +104,10 @@ __kernel void glue(__global int *ints, __global unsigned int *flags, __global rb
   ints[i + 1] = rb_narrow_phase_pair(&m, ints[0], ints[1], 0.01f, 0.016f, ints, ints, xf, f4, f4, f4, flags, f4, f4, f4,
                                      rb_find_manifold(cm, 4, 1, 2) >= 0 ? &cm[0] : 0);
   cm[i] = m;
+  rb_manifold_ref ref;
+  ints[i + 2] = rb_narrow_phase_pair_reusing(&m, &ref, ints[0], ints[1], 0.01f, 0.016f, ints, ints, xf, f4, f4, f4,
+                                             flags, f4, f4, f4, &cm[1], &refs[1]);
+  refs[i] = ref;
   rb_contact_constraint k = cons[i];
   rb_contact_point pts[4];
   for (int p = 0; p < 4; ++p) pts[p] = cpts[p];
