@@ -19,7 +19,7 @@ const char *const rb_gpu_kernel_names[K_COUNT] = {
     "rb_bp_classify", "rb_bp_fill", "rb_bp_gather_entries", "rb_bp_grid_pairs", "rb_bp_special_pairs",
     "rb_compact_indices", "rb_pair_keys", "rb_pair_gather",
     "rb_collide_pairs", "rb_compact_manifolds", "rb_manifolds_untouched",
-    "rb_fill_edges", "rb_mark_sleepers", "rb_wake_groups", "rb_color_serial", "rb_prepare_constraints",
+    "rb_fill_edges", "rb_mark_sleepers", "rb_wake_groups", "rb_prepare_constraints",
     "rb_solve_color", "rb_solve_serial", "rb_store_impulses", "rb_split_lists", "rb_split_prepare_blocks",
     "rb_split_blocks", "rb_split_gather", "rb_shock_answers", "rb_shock_levels", "rb_shock_level",
     "rb_integrate_velocities", "rb_zero_pseudo", "rb_integrate_positions", "rb_sleep_timers", "rb_islands_serial",
@@ -251,13 +251,13 @@ static void release_all(rb_gpu_ctx *c)
 #define B(name, ...) &c->name,
         BODY_BUFS(B) SHAPE_BUFS(B)
 #undef B
-        &c->inv_inertia_world, &c->plin, &c->pang, &c->frozen, &c->awake, &c->color_mask, &c->wake_group, &c->parent,
+        &c->inv_inertia_world, &c->plin, &c->pang, &c->frozen, &c->awake, &c->wake_group, &c->parent,
         &c->rest, &c->rest_low, &c->body_start, &c->shape_world, &c->aabb_lo, &c->aabb_hi, &c->plane_world, &c->role,
         &c->cell_lo, &c->cell_hi, &c->cell_count, &c->entry_start, &c->special_flag, &c->special_off, &c->special_list,
         &c->special_count, &c->special_at, &c->special_pairs, &c->keys, &c->vals, &c->keys2, &c->vals2, &c->entry,
         &c->sorted_entry, &c->entry_count, &c->entry_at, &c->hist, &c->pairs_raw, &c->pairs, &c->scratch, &c->has,
-        &c->npoints, &c->moff, &c->manifolds, &c->cache, &c->cons, &c->points, &c->color_order, &c->constraint_color,
-        &c->first_point, &c->color_start, &c->split_list, &c->delta, &c->edges, &c->counters, &c->shock_level,
+        &c->npoints, &c->moff, &c->manifolds, &c->cache, &c->cons, &c->points, &c->color_order,
+        &c->first_point, &c->split_list, &c->delta, &c->edges, &c->counters, &c->shock_level,
         &c->shock_carry_start, &c->shock_carry, &c->shock_order, &c->shock_level_start, &c->shock_support_start,
         &c->shock_supports, &c->shock_answer, &c->refs, &c->cache_refs, &c->pair_refs,
         &c->start_pos, &c->start_rot,
@@ -272,6 +272,12 @@ static void release_all(rb_gpu_ctx *c)
     free(c->pairs_host);
     free(c->manifolds_host);
     free(c->shock_level_start_host);
+    free(c->edges_host);
+    free(c->flags_host);
+    free(c->color_mask_host);
+    free(c->edge_color_host);
+    free(c->color_order_host);
+    free(c->first_point_host);
     free(c);
 }
 
@@ -333,8 +339,7 @@ rb_status rb_gpu_start(rb_gpu_ctx *c, char *msg, size_t msg_size)
         return RB_ERR_INVALID_ARGUMENT;
     }
     rb_status s;
-    if ((s = rb_gpu_reserve(c, &c->counters, sizeof(int) * RB_CNT_COUNT, "the counters")) != RB_OK ||
-        (s = rb_gpu_reserve(c, &c->color_start, sizeof(int) * (RB_GPU_MAX_COLORS + 2), "the colours")) != RB_OK) {
+    if ((s = rb_gpu_reserve(c, &c->counters, sizeof(int) * RB_CNT_COUNT, "the counters")) != RB_OK) {
         snprintf(msg, msg_size, "%s", c->error);
         return s;
     }

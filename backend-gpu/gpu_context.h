@@ -23,7 +23,7 @@ enum {
     K_BODY_INERTIA, K_SHAPE_BOUNDS,
     K_BP_CLASSIFY, K_BP_FILL, K_BP_GATHER_ENTRIES, K_BP_GRID_PAIRS, K_BP_SPECIAL_PAIRS, K_COMPACT_INDICES, K_PAIR_KEYS, K_PAIR_GATHER,
     K_COLLIDE, K_COMPACT_MANIFOLDS, K_MANIFOLDS_UNTOUCHED,
-    K_FILL_EDGES, K_MARK_SLEEPERS, K_WAKE_GROUPS, K_COLOR, K_PREPARE,
+    K_FILL_EDGES, K_MARK_SLEEPERS, K_WAKE_GROUPS, K_PREPARE,
     K_SOLVE_COLOR, K_SOLVE_SERIAL, K_STORE_IMPULSES, K_SPLIT_LISTS, K_SPLIT_PREPARE, K_SPLIT_BLOCKS, K_SPLIT_GATHER,
     K_SHOCK_ANSWERS, K_SHOCK_LEVELS, K_SHOCK_LEVEL,
     K_INTEGRATE_VELOCITIES, K_ZERO_PSEUDO, K_INTEGRATE_POSITIONS, K_SLEEP_TIMERS, K_ISLANDS,
@@ -85,7 +85,7 @@ struct rb_gpu_ctx {
     float inv_cell;       // broad-phase grid: 1 / cell size
 
     // per body
-    rb_gpu_buf inv_inertia_world, plin, pang, frozen, awake, color_mask, wake_group, parent, rest, rest_low;
+    rb_gpu_buf inv_inertia_world, plin, pang, frozen, awake, wake_group, parent, rest, rest_low;
     rb_gpu_buf body_start;
     rb_gpu_buf start_pos, start_rot; // poses at the start of the step, for a body that is frozen
     // per shape
@@ -96,7 +96,7 @@ struct rb_gpu_ctx {
     rb_gpu_buf scan_sums[RB_GPU_SCAN_LEVELS];
     // pairs, manifolds, constraints
     rb_gpu_buf pairs_raw, pairs, scratch, has, npoints, moff, manifolds, cache, cons, points, color_order,
-        constraint_color, first_point, color_start, split_list, delta;
+        first_point, split_list, delta;
     rb_gpu_buf edges; // the constraint graph: one edge per manifold, in manifold order (rb_fill_edges)
     // the reference pose of each manifold (core/kernels/manifold_reuse.h), as on the CPU: refs beside
     // manifolds, cache_refs beside cache, pair_refs beside scratch
@@ -109,6 +109,12 @@ struct rb_gpu_ctx {
     int pair_count, manifold_count, point_count, cache_count;
     int color_count, any_restitution, awake_bodies;
     int color_start_host[RB_GPU_MAX_COLORS + 2];
+    // the colouring runs on the host (gpu_pipeline.c color_on_host): its inputs and outputs there
+    rb_constraint_edge *edges_host;
+    uint32_t *flags_host;
+    rb_color_bits *color_mask_host;
+    int *edge_color_host, *color_order_host, *first_point_host;
+    int edges_host_cap, bodies_host_cap;
     int shock_levels;                 // levels of this step (0: no shock pass)
     int *shock_level_start_host;      // shock_levels + 1 entries
     int shock_level_start_host_cap;

@@ -157,7 +157,6 @@ rb_status rb_gpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(reserve(c, &c->start_pos, (size_t)c->body_cap, sizeof(rb_float4), "body arrays"));
     TRY(reserve(c, &c->start_rot, (size_t)c->body_cap, sizeof(rb_float4), "body arrays"));
     TRY(reserve(c, &c->awake, (size_t)c->body_cap, sizeof(int), "body arrays"));
-    TRY(reserve(c, &c->color_mask, (size_t)c->body_cap, sizeof(uint64_t), "body arrays"));
     TRY(reserve(c, &c->wake_group, (size_t)c->body_cap, 1, "body arrays"));
     TRY(reserve(c, &c->parent, (size_t)c->body_cap, sizeof(int), "body arrays"));
     TRY(reserve(c, &c->rest, (size_t)c->body_cap, sizeof(float), "body arrays"));
@@ -362,6 +361,52 @@ rb_status rb_gpu_drop_manifolds(rb_gpu_ctx *c, int lo, int hi)
 
 // ---- build_batches ----
 
+// Grows a host array to hold n elements (contents not kept).
+static int host_reserve(void **p, size_t n, size_t elem)
+{
+    void *grown = realloc(*p, (n ? n : 1) * elem);
+    if (!grown)
+        return 0;
+    *p = grown;
+    return 1;
+}
+
+// The greedy colouring in edge order (rb_color_edges, core/kernels/constraint_graph.h, as the CPU
+// backend runs it) on the host, over the edges and body flags read back; the colour order and each
+// constraint's first point go back. It is serial: one GPU thread walking the edges ran about ten times
+// slower than a CPU core (pile on an H100: 10.5 ms against ~1 ms here, docs/performance.md), and the
+// read-back of 16 bytes per edge costs less than the difference. Returns the number of colours in *colors.
+static rb_status color_on_host(rb_gpu_ctx *c, int nm, int nb, int *colors)
+{
+    if (nm > c->edges_host_cap) {
+        if (!host_reserve((void **)&c->edges_host, (size_t)nm, sizeof *c->edges_host) ||
+            !host_reserve((void **)&c->edge_color_host, (size_t)nm, sizeof(int)) ||
+            !host_reserve((void **)&c->color_order_host, (size_t)nm, sizeof(int)) ||
+            !host_reserve((void **)&c->first_point_host, (size_t)nm, sizeof(int)))
+            return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory colouring %d constraints", nm);
+        c->edges_host_cap = nm;
+    }
+    if (nb > c->bodies_host_cap) {
+        if (!host_reserve((void **)&c->flags_host, (size_t)nb, sizeof *c->flags_host) ||
+            !host_reserve((void **)&c->color_mask_host, (size_t)nb, sizeof *c->color_mask_host))
+            return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory colouring %d bodies", nb);
+        c->bodies_host_cap = nb;
+    }
+    TRY(c->dev->read(c, c->edges.mem, 0, sizeof *c->edges_host * (size_t)nm, c->edges_host, "reading the edges"));
+    TRY(c->dev->read(c, c->flags.mem, 0, sizeof *c->flags_host * (size_t)nb, c->flags_host, "reading the edges"));
+    memset(c->color_mask_host, 0, sizeof *c->color_mask_host * (size_t)nb);
+    *colors = rb_color_edges(nm, c->edges_host, c->flags_host, c->color_mask_host, c->edge_color_host,
+                             c->color_order_host, c->color_start_host);
+    int first = 0;
+    for (int j = 0; j < nm; ++j) {
+        c->first_point_host[j] = first;
+        first += c->edges_host[c->color_order_host[j]].row_count;
+    }
+    TRY(c->dev->write(c, c->color_order.mem, 0, sizeof(int) * (size_t)nm, c->color_order_host, "writing the colours"));
+    return c->dev->write(c, c->first_point.mem, 0, sizeof(int) * (size_t)nm, c->first_point_host,
+                         "writing the colours");
+}
+
 static rb_status fill_zero(rb_gpu_ctx *c, rb_gpu_buf *b, size_t bytes, const char *what)
 {
     if (bytes == 0)
@@ -399,14 +444,15 @@ rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(reserve(c, &c->cons, (size_t)nm, sizeof(rb_contact_constraint), "constraints"));
     TRY(reserve(c, &c->points, (size_t)c->point_count, sizeof(rb_contact_point), "constraints"));
     TRY(reserve(c, &c->color_order, (size_t)nm, sizeof(int), "constraints"));
-    TRY(reserve(c, &c->constraint_color, (size_t)nm, sizeof(int), "constraints"));
     TRY(reserve(c, &c->first_point, (size_t)nm, sizeof(int), "constraints"));
-    TRY(fill_zero(c, &c->color_mask, sizeof(uint64_t) * (size_t)nb, "build_batches"));
-    karg a = kbegin(c, K_COLOR);
-    ai(&a, nm), am(&a, &c->edges), am(&a, &c->flags), am(&a, &c->color_mask), am(&a, &c->constraint_color),
-        am(&a, &c->color_order), am(&a, &c->color_start), am(&a, &c->first_point), am(&a, &c->counters);
-    TRY(go(&a, 1, "build_batches"));
-    a = kbegin(c, K_PREPARE);
+    int colors = 0;
+    if (nm > 0)
+        TRY(color_on_host(c, nm, nb, &colors));
+    else
+        memset(c->color_start_host, 0, sizeof c->color_start_host);
+    // rb_prepare_constraints raises the restitution flag
+    TRY(c->dev->fill_zero(c, c->counters.mem, sizeof(int) * RB_CNT_RESTITUTION, sizeof(int), "build_batches"));
+    karg a = kbegin(c, K_PREPARE);
     ai(&a, nm), af(&a, p->linear_slop), am(&a, &c->edges), am(&a, &c->manifolds), am(&a, &c->color_order),
         am(&a, &c->first_point), am(&a, &c->flags), am(&a, &c->pos), am(&a, &c->rot), am(&a, &c->lin), am(&a, &c->ang),
         am(&a, &c->inv_diag), am(&a, &c->inv_inertia_world), am(&a, &c->cons), am(&a, &c->points),
@@ -434,10 +480,8 @@ rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
             am(&a, &c->shock_answer), am(&a, &c->counters);
         TRY(go(&a, 1, "build_batches"));
     }
-    TRY(c->dev->read(c, c->color_start.mem, 0, sizeof c->color_start_host, c->color_start_host,
-                     "reading the colours"));
     TRY(rb_gpu_read_counters(c));
-    c->color_count = nm > 0 ? c->counters_host[RB_CNT_COLORS] : 0;
+    c->color_count = colors;
     c->any_restitution = nm > 0 && c->counters_host[RB_CNT_RESTITUTION];
     c->shock_levels = shock ? c->counters_host[RB_CNT_SHOCK_LEVELS] : 0;
     if (c->shock_levels > 0) {

@@ -1,8 +1,8 @@
 // build_batches: the constraint graph's edges, waking the sleeping groups that a moving body touches,
-// colouring the edges and preparing the constraints. The graph's rules are those of
-// core/kernels/constraint_graph.h, which the CPU backend calls too; the colouring runs on one
-// work-item, in edge order: it is what makes the GPU's batches, and so its solver sweeps, the same as
-// the CPU's, which the cross-check relies on.
+// and preparing the constraints. The graph's rules are those of core/kernels/constraint_graph.h, which
+// the CPU backend calls too. The colouring between them runs on the host (gpu_pipeline.c
+// color_on_host), serially in edge order: it is what makes the GPU's batches, and so its solver sweeps,
+// the same as the CPU's, which the cross-check relies on.
 
 // One contact edge per manifold, in manifold order: pair i's manifold (if it has one) is manifold
 // moff[i], and its points start at npoints[i] (the narrow phase's scans).
@@ -45,23 +45,6 @@ RB_KERNEL void rb_wake_groups(int nb, RB_GLOBAL uint *flags, RB_GLOBAL rb_float4
         params[b].w = 0.0f;
         sleep_group[b] = -1;
     }
-}
-
-// One work-item: colours (color_mask cleared beforehand), the edge order by colour, each
-// constraint's first point and the colour count; clears the bounce flag that rb_prepare_constraints sets.
-RB_KERNEL void rb_color_serial(int ne, RB_GLOBAL const rb_constraint_edge *edges, RB_GLOBAL const uint *flags,
-                              RB_GLOBAL rb_color_bits *color_mask, RB_GLOBAL int *edge_color, RB_GLOBAL int *color_order,
-                              RB_GLOBAL int *color_start, RB_GLOBAL int *first_point, RB_GLOBAL int *counters)
-{
-    if (rb_thread_id() != 0)
-        return;
-    counters[RB_CNT_COLORS] = rb_color_edges(ne, edges, flags, color_mask, edge_color, color_order, color_start);
-    int first = 0;
-    for (int j = 0; j < ne; ++j) {
-        first_point[j] = first;
-        first += edges[color_order[j]].row_count;
-    }
-    counters[RB_CNT_RESTITUTION] = 0;
 }
 
 // Constraint j from edge color_order[j] (backend-cpu/graph_color.c prepare_constraints); a constraint
