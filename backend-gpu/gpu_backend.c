@@ -21,7 +21,7 @@ const char *const rb_gpu_kernel_names[K_COUNT] = {
     "rb_collide_pairs", "rb_compact_manifolds", "rb_manifolds_untouched",
     "rb_fill_edges", "rb_mark_sleepers", "rb_wake_groups", "rb_prepare_constraints",
     "rb_solve_color", "rb_solve_serial", "rb_store_impulses", "rb_split_lists", "rb_split_prepare_blocks",
-    "rb_split_blocks", "rb_split_gather", "rb_shock_answers", "rb_shock_levels", "rb_shock_level",
+    "rb_split_blocks", "rb_split_gather", "rb_shock_answers", "rb_shock_level",
     "rb_integrate_velocities", "rb_zero_pseudo", "rb_integrate_positions", "rb_sleep_timers", "rb_islands_serial",
 };
 
@@ -257,8 +257,7 @@ static void release_all(rb_gpu_ctx *c)
         &c->special_count, &c->special_at, &c->special_pairs, &c->keys, &c->vals, &c->keys2, &c->vals2, &c->entry,
         &c->sorted_entry, &c->entry_count, &c->entry_at, &c->hist, &c->pairs_raw, &c->pairs, &c->scratch, &c->has,
         &c->npoints, &c->moff, &c->manifolds, &c->cache, &c->cons, &c->points, &c->color_order,
-        &c->first_point, &c->split_list, &c->delta, &c->edges, &c->counters, &c->shock_level,
-        &c->shock_carry_start, &c->shock_carry, &c->shock_order, &c->shock_level_start, &c->shock_support_start,
+        &c->first_point, &c->split_list, &c->delta, &c->edges, &c->counters, &c->shock_support_start,
         &c->shock_supports, &c->shock_answer, &c->refs, &c->cache_refs, &c->pair_refs,
         &c->start_pos, &c->start_rot,
     };
@@ -272,6 +271,7 @@ static void release_all(rb_gpu_ctx *c)
     free(c->pairs_host);
     free(c->manifolds_host);
     free(c->shock_level_start_host);
+    free(c->shock_host);
     free(c->edges_host);
     free(c->flags_host);
     free(c->color_mask_host);

@@ -25,7 +25,7 @@ enum {
     K_COLLIDE, K_COMPACT_MANIFOLDS, K_MANIFOLDS_UNTOUCHED,
     K_FILL_EDGES, K_MARK_SLEEPERS, K_WAKE_GROUPS, K_PREPARE,
     K_SOLVE_COLOR, K_SOLVE_SERIAL, K_STORE_IMPULSES, K_SPLIT_LISTS, K_SPLIT_PREPARE, K_SPLIT_BLOCKS, K_SPLIT_GATHER,
-    K_SHOCK_ANSWERS, K_SHOCK_LEVELS, K_SHOCK_LEVEL,
+    K_SHOCK_ANSWERS, K_SHOCK_LEVEL,
     K_INTEGRATE_VELOCITIES, K_ZERO_PSEUDO, K_INTEGRATE_POSITIONS, K_SLEEP_TIMERS, K_ISLANDS,
     K_COUNT
 };
@@ -102,8 +102,7 @@ struct rb_gpu_ctx {
     // manifolds, cache_refs beside cache, pair_refs beside scratch
     rb_gpu_buf refs, cache_refs, pair_refs;
     // shock propagation (kernels/device_shock.h): per body and per constraint, as rb_shock_arrays
-    rb_gpu_buf shock_level, shock_carry_start, shock_carry, shock_order, shock_level_start, shock_support_start,
-        shock_supports, shock_answer;
+    rb_gpu_buf shock_support_start, shock_supports, shock_answer;
     rb_gpu_buf counters;
 
     int pair_count, manifold_count, point_count, cache_count;
@@ -118,6 +117,8 @@ struct rb_gpu_ctx {
     int shock_levels;                 // levels of this step (0: no shock pass)
     int *shock_level_start_host;      // shock_levels + 1 entries
     int shock_level_start_host_cap;
+    int *shock_host; // the levels' arrays on the host (shock_levels_on_host), shock_host_cap ints
+    size_t shock_host_cap;
     int counters_host[RB_CNT_COUNT];
 
     // host copies for get_pairs / get_manifolds, valid until the next step

@@ -7,6 +7,7 @@
 
 #include "gpu_context.h"
 #include "kernels/contact_solver_split.h"
+#include "kernels/shock_levels.h"
 
 #define RB_SERIAL_SCAN_MAX 4096
 
@@ -359,6 +360,54 @@ rb_status rb_gpu_drop_manifolds(rb_gpu_ctx *c, int lo, int hi)
     return RB_OK;
 }
 
+// ---- shock levels ----
+
+// The levels from the support tests (rb_shock_levels_from_answers, core/kernels/shock_levels.h, as the
+// CPU backend builds them) on the host, for the reason the colouring runs there: a breadth-first walk is
+// serial, and one GPU thread took 9.7 ms of each `pile` step on an H100. The answers come back (2 ints
+// per constraint); each levelled body's supports go to the device, and the level starts stay here.
+static rb_status shock_levels_on_host(rb_gpu_ctx *c, int nb, int nm)
+{
+    size_t need = 5 * (size_t)nb + 4 + 4 * (size_t)nm;
+    if (need > c->shock_host_cap) {
+        int *grown = realloc(c->shock_host, sizeof *grown * need);
+        if (!grown)
+            return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory for the shock levels of %d constraints",
+                               nm);
+        c->shock_host = grown;
+        c->shock_host_cap = need;
+    }
+    rb_shock_arrays s;
+    s.level = c->shock_host;
+    s.carry_start = s.level + nb;
+    s.carry = s.carry_start + nb + 1;
+    s.order = s.carry + nm;
+    s.level_start = s.order + nb;
+    s.support_start = s.level_start + nb + 2;
+    s.supports = s.support_start + nb + 1;
+    s.answer = s.supports + nm;
+    TRY(c->dev->read(c, c->shock_answer.mem, 0, sizeof(int) * 2 * (size_t)nm, s.answer, "reading the supports"));
+    int bodies = 0, levels = rb_shock_levels_from_answers(nb, nm, s, &bodies);
+    if (levels == 0)
+        return RB_OK;
+    if (levels + 1 > c->shock_level_start_host_cap) {
+        int *grown = realloc(c->shock_level_start_host, sizeof *grown * (size_t)(levels + 1));
+        if (!grown)
+            return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory for %d shock levels", levels);
+        c->shock_level_start_host = grown;
+        c->shock_level_start_host_cap = levels + 1;
+    }
+    memcpy(c->shock_level_start_host, s.level_start, sizeof(int) * (size_t)(levels + 1));
+    int supports = s.support_start[bodies];
+    TRY(c->dev->write(c, c->shock_support_start.mem, 0, sizeof(int) * ((size_t)bodies + 1), s.support_start,
+                      "writing the shock levels"));
+    if (supports > 0)
+        TRY(c->dev->write(c, c->shock_supports.mem, 0, sizeof(int) * (size_t)supports, s.supports,
+                          "writing the shock levels"));
+    c->shock_levels = levels;
+    return RB_OK;
+}
+
 // ---- build_batches ----
 
 // Grows a host array to hold n elements (contents not kept).
@@ -461,12 +510,8 @@ rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
     // shock-propagation levels (kernels/device_shock.h), from the prepared constraints
     float g = rb_len(p->gravity);
     int shock = nm > 0 && g > 1e-6f;
+    c->shock_levels = 0;
     if (shock) {
-        TRY(reserve(c, &c->shock_level, (size_t)nb, sizeof(int), "shock levels"));
-        TRY(reserve(c, &c->shock_carry_start, (size_t)nb + 1, sizeof(int), "shock levels"));
-        TRY(reserve(c, &c->shock_carry, (size_t)nm, sizeof(int), "shock levels"));
-        TRY(reserve(c, &c->shock_order, (size_t)nb, sizeof(int), "shock levels"));
-        TRY(reserve(c, &c->shock_level_start, (size_t)nb + 2, sizeof(int), "shock levels"));
         TRY(reserve(c, &c->shock_support_start, (size_t)nb + 1, sizeof(int), "shock levels"));
         TRY(reserve(c, &c->shock_supports, (size_t)nm, sizeof(int), "shock levels"));
         TRY(reserve(c, &c->shock_answer, 2 * (size_t)nm, sizeof(int), "shock levels"));
@@ -474,28 +519,11 @@ rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
         a = kbegin(c, K_SHOCK_ANSWERS);
         ai(&a, nm), arg(&a, sizeof up, &up), am(&a, &c->cons), am(&a, &c->points), am(&a, &c->shock_answer);
         TRY(go(&a, (size_t)nm, "build_batches"));
-        a = kbegin(c, K_SHOCK_LEVELS);
-        ai(&a, nb), ai(&a, nm), am(&a, &c->shock_level), am(&a, &c->shock_carry_start), am(&a, &c->shock_carry), am(&a, &c->shock_order),
-            am(&a, &c->shock_level_start), am(&a, &c->shock_support_start), am(&a, &c->shock_supports),
-            am(&a, &c->shock_answer), am(&a, &c->counters);
-        TRY(go(&a, 1, "build_batches"));
+        TRY(shock_levels_on_host(c, nb, nm));
     }
     TRY(rb_gpu_read_counters(c));
     c->color_count = colors;
     c->any_restitution = nm > 0 && c->counters_host[RB_CNT_RESTITUTION];
-    c->shock_levels = shock ? c->counters_host[RB_CNT_SHOCK_LEVELS] : 0;
-    if (c->shock_levels > 0) {
-        int want = c->shock_levels + 1;
-        if (want > c->shock_level_start_host_cap) {
-            int *grown = realloc(c->shock_level_start_host, sizeof *grown * (size_t)want);
-            if (!grown)
-                return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory for %d shock levels", want);
-            c->shock_level_start_host = grown;
-            c->shock_level_start_host_cap = want;
-        }
-        TRY(c->dev->read(c, c->shock_level_start.mem, 0, sizeof(int) * (size_t)want, c->shock_level_start_host,
-                         "reading the shock levels"));
-    }
     return RB_OK;
 }
 

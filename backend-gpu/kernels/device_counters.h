@@ -5,7 +5,7 @@
 #define RB_DEVICE_COUNTERS_H
 
 #define RB_CNT_WAKE 0           // some sleeping group was touched (build_batches)
-#define RB_CNT_UNUSED 1         // free (was the colour count; the host colours now)
+#define RB_CNT_UNUSED_1 1       // free (was the colour count; the host colours now)
 #define RB_CNT_RESTITUTION 2    // some manifold bounces
 #define RB_CNT_SLEPT 3          // bodies that fell asleep this step
 #define RB_CNT_AWAKE 4          // bodies that took part in islands this step
@@ -18,7 +18,7 @@
 #define RB_CNT_FROZEN 11        // bodies frozen in this substep
 #define RB_CNT_KEEP 12          // manifolds kept after shapes changed
 #define RB_CNT_SCRATCH 13       // a total nobody reads
-#define RB_CNT_SHOCK_LEVELS 14  // shock-propagation levels (build_batches)
+#define RB_CNT_UNUSED_14 14     // free (was the shock levels' count; the host builds them now)
 #define RB_CNT_COUNT 16
 
 // Elements per work-item of the scans and of the radix sort's histogram and scatter kernels.
