@@ -270,7 +270,6 @@ static void release_all(rb_gpu_ctx *c)
     }
     free(c->pairs_host);
     free(c->manifolds_host);
-    free(c->shock_level_start_host);
     free(c->shock_host);
     free(c->edges_host);
     free(c->flags_host);

@@ -115,8 +115,7 @@ struct rb_gpu_ctx {
     int *edge_color_host, *color_order_host, *first_point_host;
     int edges_host_cap, bodies_host_cap;
     int shock_levels;                 // levels of this step (0: no shock pass)
-    int *shock_level_start_host;      // shock_levels + 1 entries
-    int shock_level_start_host_cap;
+    const int *shock_level_start_host; // shock_levels + 1 entries, in shock_host
     int *shock_host; // the levels' arrays on the host (shock_levels_on_host), shock_host_cap ints
     size_t shock_host_cap;
     int counters_host[RB_CNT_COUNT];

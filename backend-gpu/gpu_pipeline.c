@@ -362,6 +362,16 @@ rb_status rb_gpu_drop_manifolds(rb_gpu_ctx *c, int lo, int hi)
 
 // ---- shock levels ----
 
+// Grows a host array to hold n elements (contents not kept).
+static int host_reserve(void **p, size_t n, size_t elem)
+{
+    void *grown = realloc(*p, (n ? n : 1) * elem);
+    if (!grown)
+        return 0;
+    *p = grown;
+    return 1;
+}
+
 // The levels from the support tests (rb_shock_levels_from_answers, core/kernels/shock_levels.h, as the
 // CPU backend builds them) on the host, for the reason the colouring runs there: a breadth-first walk is
 // serial, and one GPU thread took 9.7 ms of each `pile` step on an H100. The answers come back (2 ints
@@ -370,11 +380,9 @@ static rb_status shock_levels_on_host(rb_gpu_ctx *c, int nb, int nm)
 {
     size_t need = 5 * (size_t)nb + 4 + 4 * (size_t)nm;
     if (need > c->shock_host_cap) {
-        int *grown = realloc(c->shock_host, sizeof *grown * need);
-        if (!grown)
+        if (!host_reserve((void **)&c->shock_host, need, sizeof(int)))
             return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory for the shock levels of %d constraints",
                                nm);
-        c->shock_host = grown;
         c->shock_host_cap = need;
     }
     rb_shock_arrays s;
@@ -390,14 +398,7 @@ static rb_status shock_levels_on_host(rb_gpu_ctx *c, int nb, int nm)
     int bodies = 0, levels = rb_shock_levels_from_answers(nb, nm, s, &bodies);
     if (levels == 0)
         return RB_OK;
-    if (levels + 1 > c->shock_level_start_host_cap) {
-        int *grown = realloc(c->shock_level_start_host, sizeof *grown * (size_t)(levels + 1));
-        if (!grown)
-            return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory for %d shock levels", levels);
-        c->shock_level_start_host = grown;
-        c->shock_level_start_host_cap = levels + 1;
-    }
-    memcpy(c->shock_level_start_host, s.level_start, sizeof(int) * (size_t)(levels + 1));
+    c->shock_level_start_host = s.level_start;
     int supports = s.support_start[bodies];
     TRY(c->dev->write(c, c->shock_support_start.mem, 0, sizeof(int) * ((size_t)bodies + 1), s.support_start,
                       "writing the shock levels"));
@@ -409,16 +410,6 @@ static rb_status shock_levels_on_host(rb_gpu_ctx *c, int nb, int nm)
 }
 
 // ---- build_batches ----
-
-// Grows a host array to hold n elements (contents not kept).
-static int host_reserve(void **p, size_t n, size_t elem)
-{
-    void *grown = realloc(*p, (n ? n : 1) * elem);
-    if (!grown)
-        return 0;
-    *p = grown;
-    return 1;
-}
 
 // The greedy colouring in edge order (rb_color_edges, core/kernels/constraint_graph.h, as the CPU
 // backend runs it) on the host, over the edges and body flags read back; the colour order and each
