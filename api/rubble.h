@@ -181,6 +181,10 @@ typedef struct rb_world_def {
     float contact_damping_ratio;///< soft: damping ratio of the contact's position correction, default 10
     int body_capacity;          ///< initial capacity hint, default 0
     int shape_capacity;         ///< initial capacity hint, default 0
+    int max_pairs;              ///< budget of broad-phase candidate pairs (and so of contact manifolds) per step;
+                                ///< 0 (default): 32 per shape + 65,536. A step that would exceed it fails with
+                                ///< RB_ERR_CAPACITY and the count in the message, the world left as before it
+                                ///< (docs/limits.md)
     uint32_t internal_value;    ///< set by rb_default_world_def(); do not touch
 } rb_world_def;
 
@@ -254,9 +258,17 @@ typedef struct rb_counters {
     int uncorrected;   ///< sequential: contacts still deeper than penetration_threshold after the last substep's correction
     int frozen_bodies; ///< bodies frozen after a non-finite state
     int body_slots;    ///< slots in use or freed; bulk functions index [0, body_slots)
+    int imprecise_bodies; ///< awake bodies, last step, so far from the origin that a float position cannot
+                          ///< represent their motion in one substep (see rb_world_shift_origin)
 } rb_counters;
 
 RB_API rb_status rb_world_get_counters(rb_world_id world, rb_counters *out);
+
+/// Large worlds (PhysX's shiftOrigin): moves the world's origin to `new_origin`, i.e. subtracts it from
+/// every body's position, bound and contact point, so that the simulation near `new_origin` gets the
+/// float precision it has near the origin. Velocities, contacts' impulses and sleep states are kept;
+/// the application shifts its own world coordinates likewise. `new_origin` must be finite.
+RB_API rb_status rb_world_shift_origin(rb_world_id world, rb_vec3 new_origin);
 
 // ---------------------------------------------------------------------------------------------
 // Bodies
@@ -282,6 +294,9 @@ typedef struct rb_body_def {
                               ///< inertia of a solid sphere of radius 0.5 m.
     bool is_awake;            ///< default true
     bool enable_sleep;        ///< default true
+    bool is_bullet;           ///< fast body (Box2D's "bullet"): its motion is swept against static and kinematic
+                              ///< shapes each step (continuous collision), so it cannot pass through them
+                              ///< at any speed; default false (docs/limits.md)
     void *user_data;
     uint32_t internal_value;  ///< set by rb_default_body_def(); do not touch
 } rb_body_def;
@@ -343,6 +358,9 @@ RB_API rb_status rb_body_get_mass(rb_body_id body, float *out);
 RB_API rb_status rb_body_is_awake(rb_body_id body, bool *out);
 RB_API rb_status rb_body_set_awake(rb_body_id body, bool awake);
 RB_API rb_status rb_body_enable_sleep(rb_body_id body, bool enable);
+/// Continuous collision against static and kinematic shapes (rb_body_def.is_bullet).
+RB_API rb_status rb_body_set_bullet(rb_body_id body, bool bullet);
+RB_API rb_status rb_body_is_bullet(rb_body_id body, bool *out);
 RB_API void *rb_body_get_user_data(rb_body_id body);
 RB_API rb_status rb_body_set_user_data(rb_body_id body, void *user_data);
 RB_API rb_status rb_body_get_shape_count(rb_body_id body, int *out);

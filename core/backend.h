@@ -15,7 +15,7 @@
 #include "scene.h"
 
 // Bumped whenever a struct below changes layout or a function changes meaning.
-#define RB_BACKEND_ABI_VERSION 5
+#define RB_BACKEND_ABI_VERSION 6
 
 typedef struct rb_backend_ctx rb_backend_ctx;
 
@@ -42,6 +42,8 @@ typedef struct rb_step_params {
     float contact_hertz;         // soft solver, resolved for the substep (> 0)
     float contact_damping_ratio;
     rb_sequential_def seq;       // sequential solver, every automatic value resolved for this substep
+    int max_pairs;               // since ABI 6: budget of candidate pairs; find_pairs fails with RB_ERR_CAPACITY
+                                 // (and a message with the count) before it allocates more
 } rb_step_params;
 
 // The soft solver's passes (core/step.c step_soft): each substep solves with the position bias, moves

@@ -177,6 +177,7 @@ rb_status rb_create_body(rb_world_id wid, const rb_body_def *def, rb_body_id *ou
     sc->body_local_center[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
     sc->body_params[b] = rb_f4(def->linear_damping, def->angular_damping, def->gravity_scale, 0.0f);
     sc->body_flags[b] = type | RB_BODY_ALIVE | (def->enable_sleep ? RB_BODY_SLEEP_ENABLED : 0u) |
+                        (def->is_bullet ? RB_BODY_BULLET : 0u) |
                         (moving && (def->is_awake || !w->settings.enable_sleep) ? RB_BODY_AWAKE : 0u);
     sc->body_sleep_group[b] = -1;
     w->body_generation[b]++;
@@ -324,8 +325,13 @@ rb_status rb_body_get_transform(rb_body_id id, rb_transform *out)
 rb_status rb_body_get_position(rb_body_id id, rb_vec3 *out)
 {
     rb_transform t;
+    if (!out) {
+        BODY_OR_RETURN(id, w, b)
+        (void)b;
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_body_get_position: output pointer must not be NULL");
+    }
     rb_status s = rb_body_get_transform(id, &t);
-    if (s == RB_OK && out)
+    if (s == RB_OK)
         *out = t.p;
     return s;
 }
@@ -333,8 +339,13 @@ rb_status rb_body_get_position(rb_body_id id, rb_vec3 *out)
 rb_status rb_body_get_rotation(rb_body_id id, rb_quat *out)
 {
     rb_transform t;
+    if (!out) {
+        BODY_OR_RETURN(id, w, b)
+        (void)b;
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_body_get_rotation: output pointer must not be NULL");
+    }
     rb_status s = rb_body_get_transform(id, &t);
-    if (s == RB_OK && out)
+    if (s == RB_OK)
         *out = t.q;
     return s;
 }
@@ -637,6 +648,26 @@ rb_status rb_body_enable_sleep(rb_body_id id, bool enable)
     if (!enable)
         rb_wake_body(w, b);
     rb_scene_mark_body(sc, b, RB_DIRTY_BODY_STATE);
+    return RB_OK;
+}
+
+rb_status rb_body_set_bullet(rb_body_id id, bool bullet)
+{
+    BODY_OR_RETURN(id, w, b)
+    rb_scene *sc = &w->scene;
+    if (bullet)
+        sc->body_flags[b] |= RB_BODY_BULLET;
+    else
+        sc->body_flags[b] &= ~RB_BODY_BULLET;
+    rb_scene_mark_body(sc, b, RB_DIRTY_BODY_STATE);
+    return RB_OK;
+}
+
+rb_status rb_body_is_bullet(rb_body_id id, bool *out)
+{
+    BODY_OR_RETURN(id, w, b)
+    CHECK_OUT(w, out, "rb_body_is_bullet")
+    *out = (w->scene.body_flags[b] & RB_BODY_BULLET) != 0;
     return RB_OK;
 }
 

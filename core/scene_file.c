@@ -140,7 +140,7 @@ static const char *const SHAPE_KEYS[] = {"sphere", "capsule", "box", "plane", "m
                                          "category_bits", "mask_bits", NULL};
 static const char *const DAMPING_KEYS[] = {"linear", "angular", NULL};
 static const char *const BODY_KEYS[] = {"name", "type", "position", "rotation", "velocity", "angular_velocity",
-                                        "mass", "damping", "gravity_scale", "sleep", "awake", "shapes", NULL};
+                                        "mass", "damping", "gravity_scale", "sleep", "awake", "bullet", "shapes", NULL};
 static const char *const GENERATOR_KEYS[] = {"grid", "pyramid", "pen", "ground", NULL};
 static const char *const GRID_KEYS[] = {"shape", "count", "spacing", "center", "jitter", "velocity_jitter",
                                         "random_rotation", "type",
@@ -429,7 +429,8 @@ static bool read_body(sf_reader *r, plan *p, const yaml_node_t *node, plan_body 
         !sf_opt_vec3(r, node, "angular_velocity", "body", &d->angular_velocity) ||
         !opt_positive(r, node, "mass", "body", &d->mass, "; leave 'mass' out to take it from the shape densities") ||
         !sf_opt_float(r, node, "gravity_scale", "body", &d->gravity_scale) ||
-        !sf_opt_bool(r, node, "sleep", "body", &d->enable_sleep) || !sf_opt_bool(r, node, "awake", "body", &d->is_awake))
+        !sf_opt_bool(r, node, "sleep", "body", &d->enable_sleep) || !sf_opt_bool(r, node, "awake", "body", &d->is_awake) ||
+        !sf_opt_bool(r, node, "bullet", "body", &d->is_bullet))
         return false;
     if ((v = sf_get(r, node, "rotation")) && !read_rotation(r, v, "body", &d->rotation))
         return false;

@@ -269,9 +269,11 @@ rb_status rb_world_step(rb_world_id id)
     w->host_stale = w->ops->download != NULL;
     w->contacts_stale = false;
 
-    // forces act for one step; the backend has consumed them
-    memset(w->scene.body_force, 0, sizeof *w->scene.body_force * (size_t)w->scene.body_slots);
-    memset(w->scene.body_torque, 0, sizeof *w->scene.body_torque * (size_t)w->scene.body_slots);
+    // forces act for one step; the backend has consumed them (a world that never had a body has no arrays)
+    if (w->scene.body_slots > 0) {
+        memset(w->scene.body_force, 0, sizeof *w->scene.body_force * (size_t)w->scene.body_slots);
+        memset(w->scene.body_torque, 0, sizeof *w->scene.body_torque * (size_t)w->scene.body_slots);
+    }
 
     rb_backend_stats st;
     memset(&st, 0, sizeof st);

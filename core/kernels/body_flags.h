@@ -15,6 +15,7 @@
 #define RB_BODY_FROZEN 0x10u       // state went non-finite once; excluded from simulation
 #define RB_BODY_SLEEP_ENABLED 0x20u
 #define RB_BODY_FIXED_MASS 0x40u   // mass given by the application, not from shape densities
+#define RB_BODY_BULLET 0x80u       // swept against static and kinematic shapes (continuous collision)
 
 RB_FN int rb_is_dynamic_flags(unsigned int f) { return (f & RB_BODY_TYPE_MASK) == RB_BODY_DYNAMIC_T; }
 
