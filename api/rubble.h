@@ -258,8 +258,10 @@ typedef struct rb_counters {
     int uncorrected;   ///< sequential: contacts still deeper than penetration_threshold after the last substep's correction
     int frozen_bodies; ///< bodies frozen after a non-finite state
     int body_slots;    ///< slots in use or freed; bulk functions index [0, body_slots)
-    int imprecise_bodies; ///< awake bodies, last step, so far from the origin that a float position cannot
-                          ///< represent their motion in one substep (see rb_world_shift_origin)
+    int imprecise_bodies; ///< awake bodies faster than linear_sleep_tolerance, so far from the origin that a
+                          ///< float position cannot follow their motion: under 50 ulps of their largest
+                          ///< coordinate per substep, i.e. possibly more than 1 % off (docs/large-worlds.md).
+                          ///< Counted when asked, from the current state (see rb_world_shift_origin)
 } rb_counters;
 
 RB_API rb_status rb_world_get_counters(rb_world_id world, rb_counters *out);
@@ -267,7 +269,9 @@ RB_API rb_status rb_world_get_counters(rb_world_id world, rb_counters *out);
 /// Large worlds (PhysX's shiftOrigin): moves the world's origin to `new_origin`, i.e. subtracts it from
 /// every body's position, bound and contact point, so that the simulation near `new_origin` gets the
 /// float precision it has near the origin. Velocities, contacts' impulses and sleep states are kept;
-/// the application shifts its own world coordinates likewise. `new_origin` must be finite.
+/// the application shifts its own world coordinates likewise. `new_origin` must be finite. Each coordinate
+/// is rounded once (x - new_origin in float). Costs one pass over the bodies and contacts; on a device
+/// backend, one read and two writes. docs/large-worlds.md says when to shift.
 RB_API rb_status rb_world_shift_origin(rb_world_id world, rb_vec3 new_origin);
 
 // ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 #include "backend_registry.h"
 #include "contact_solver_split.h"
 #include "contact_solver_wide.h"
+#include "continuous.h"
 #include "cpu_context.h"
 #include "thread_team.h"
 
@@ -276,10 +277,30 @@ static void cpu_begin_step(rb_backend_ctx *ctx)
     c->team = rb_team_begin_step(c->thread_team);
 }
 
+static const char *cpu_last_error(rb_backend_ctx *ctx) { return ((rb_cpu_ctx *)ctx)->error; }
+
 static void cpu_end_step(rb_backend_ctx *ctx)
 {
     rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
     rb_team_end_step(c->thread_team);
+}
+
+// ---- rb_world_shift_origin ----
+
+// The only world-space state the CPU keeps between steps is the contact points of the last step's
+// manifolds: next step's warm start matches points by distance where feature ids changed
+// (core/kernels/contact_persistence.h), and the read-back reports them. Their normals and friction
+// impulses are directions, the reuse references (core/kernels/manifold_reuse.h) are shape-relative,
+// and shape poses and bounds are rebuilt from the bodies by update_bounds before anything reads them.
+static rb_status cpu_shift_origin(rb_backend_ctx *ctx, rb_float3 origin)
+{
+    rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
+    for (int i = 0; i < c->manifold_count; ++i) {
+        rb_manifold *m = &c->manifolds[i].m;
+        for (int k = 0; k < m->count; ++k)
+            m->points[k].point = rb_origin_shifted(m->points[k].point, origin);
+    }
+    return RB_OK;
 }
 
 // ---- the solvers: one table each, the only place that knows which solver does what ----
@@ -416,6 +437,9 @@ const rb_backend_ops rb_cpu_backend_ops = {
     .get_manifolds = cpu_get_manifolds,
     .get_stats = cpu_get_stats,
     .frozen_in_last_step = cpu_frozen,
+    .last_error = cpu_last_error,
     .begin_step = cpu_begin_step,
     .end_step = cpu_end_step,
+    .shift_origin = cpu_shift_origin,
+    .solve_continuous = rb_cpu_solve_continuous,
 };

@@ -1,5 +1,6 @@
 // update_bounds: world poses and bounding boxes of shapes, world inverse inertia of bodies (per
 // element: core/kernels/bounds.h, which the device kernels run too).
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cpu_context.h"
@@ -95,7 +96,16 @@ rb_status rb_cpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
         .body_flags = s->body_flags,
         // pe detects contacts of sleeping bodies too (its wake rules and batches need them)
         .include_sleeping = c->solver->pairs_sleeping,
+        .max_pairs = p->max_pairs,
     };
-    (void)p; // the solver's table says whether sleeping bodies pair
-    return rb_broad_phase_find_pairs(c->broad, &in, c->team, &c->pairs, &c->pair_count);
+    c->error[0] = '\0';
+    rb_status status = rb_broad_phase_find_pairs(c->broad, &in, c->team, &c->pairs, &c->pair_count);
+    if (status == RB_ERR_CAPACITY)
+        snprintf(c->error, sizeof c->error,
+                 "more than %d candidate pairs (found %lld before stopping), the world's budget max_pairs; shapes "
+                 "overlap far more than a resting scene's do (rb_world_def.max_pairs raises it)",
+                 p->max_pairs, (long long)rb_broad_phase_pairs_found(c->broad));
+    else if (status == RB_ERR_OUT_OF_MEMORY)
+        snprintf(c->error, sizeof c->error, "out of memory for %d shapes' candidate pairs", s->shape_slots);
+    return status;
 }

@@ -104,7 +104,8 @@ typedef struct bp_thread {
     uint64_t *pairs;   // (a << 32) | b
     int64_t pair_count;
     int64_t pair_capacity;
-    int failed;
+    int64_t pair_budget; // rb_broad_input.max_pairs, or INT64_MAX
+    int failed;          // 1: out of memory, 2: over the budget; the thread stops emitting
     bp_counts counts;
     uint32_t kinds;
     float lo[3], hi[3];
@@ -164,6 +165,7 @@ struct rb_broad_phase {
     rb_pair *result;
     size_t result_capacity;
     int result_count;
+    int64_t pairs_found; // of the last search, kept or not (rb_broad_phase_pairs_found)
 };
 
 // ---------------------------------------------------------------- memory
@@ -315,6 +317,10 @@ static int may_pair(const rb_broad_phase *bp, int a, int b)
 
 static void emit_pair(bp_thread *th, int a, int b)
 {
+    if (th->pair_count >= th->pair_budget) {
+        th->failed = 2;
+        return;
+    }
     if (th->pair_count == th->pair_capacity && !grow_thread_pairs(th))
         return;
     rb_pair p = rb_pair_make(a, b);
@@ -600,7 +606,8 @@ static void count_entries_chunk(rb_broad_phase *bp, const rb_broad_input *in, co
 
 static void fill_entries_chunk(rb_broad_phase *bp, const bp_grid *g, int begin, int end, const bp_counts *before)
 {
-    rb_key_value *out = bp->entry + before->cells;
+    // no grid entries at all (only planes and large shapes): bp->entry may still be NULL
+    rb_key_value *out = bp->entry ? bp->entry + before->cells : NULL;
     int64_t large_at = before->large, plane_at = before->planes;
     for (int i = begin; i < end; i++) {
         int role = bp->role[i];
@@ -733,7 +740,7 @@ static void emit_run_pairs(const rb_broad_phase *bp, const bp_run *run, int k, b
 static void emit_long_run_pairs(const rb_broad_phase *bp, const rb_broad_input *in, const rb_key_value *e, int k,
                                 bp_thread *th)
 {
-    for (int i = 0; i + 1 < k; i++)
+    for (int i = 0; i + 1 < k && !th->failed; i++)
         for (int j = i + 1; j < k; j++)
             if ((e[i].pad | e[j].pad) == BP_FIRST_ALL)
                 test_finite_pair(bp, in, th, (int)e[i].value, (int)e[j].value);
@@ -799,6 +806,7 @@ static void emit_pairs(rb_broad_phase *bp, const rb_broad_input *in, int threads
         int t = bp_thread_id(), nthreads = bp_team_size();
         bp_thread *th = &bp->thread[t];
         th->pair_count = 0;
+        th->pair_budget = in->max_pairs > 0 ? in->max_pairs : INT64_MAX;
         th->failed = 0;
         emit_grid_pairs(bp, in, th, t, nthreads);
         if (apart)
@@ -837,14 +845,19 @@ static void write_result(rb_broad_phase *bp, int count, int threads)
     bp->result_count = count;
 }
 
-static rb_status finish_pairs(rb_broad_phase *bp, int threads)
+static rb_status finish_pairs(rb_broad_phase *bp, int threads, int max_pairs)
 {
     int64_t total = 0;
+    int over = 0;
     for (int t = 0; t < bp->emit_threads; t++) {
-        if (bp->thread[t].failed)
+        if (bp->thread[t].failed == 1)
             return RB_ERR_OUT_OF_MEMORY;
+        over |= bp->thread[t].failed == 2;
         total += bp->thread[t].pair_count;
     }
+    bp->pairs_found = total + over; // a thread over the budget found one more than it kept
+    if (over || (max_pairs > 0 && total > max_pairs))
+        return RB_ERR_CAPACITY;
     // The result is reserved last: any failure before leaves the previous result as it was.
     if (total > INT32_MAX ||
         !reserve_sort_arrays(&bp->pair_items, &bp->pair_items_capacity, &bp->pair_scratch, &bp->pair_scratch_capacity,
@@ -882,8 +895,10 @@ static rb_status find_pairs(rb_broad_phase *bp, const rb_broad_input *in, int th
         return status;
     rb_radix_sort(bp->entry, bp->entry_scratch, bp->entry_count, grid.key_bits, threads);
     emit_pairs(bp, in, threads);
-    return finish_pairs(bp, threads);
+    return finish_pairs(bp, threads, in->max_pairs);
 }
+
+int64_t rb_broad_phase_pairs_found(const rb_broad_phase *bp) { return bp->pairs_found; }
 
 rb_status rb_broad_phase_find_pairs(rb_broad_phase *bp, const rb_broad_input *in, int threads,
                                     const rb_pair **pairs, int *count)

@@ -17,11 +17,14 @@ typedef struct rb_broad_input {
     const uint32_t *shape_filter; // 2 per shape: category bits, mask bits
     const uint32_t *body_flags;  // RB_BODY_* flags of scene.h, indexed by body slot
     int include_sleeping;        // count sleeping dynamic bodies as awake (the sequential solver sees all contacts)
+    int max_pairs;               // budget: more pairs than this is RB_ERR_CAPACITY (0: no budget)
 } rb_broad_input;
 
 typedef struct rb_broad_phase rb_broad_phase;
 
 rb_broad_phase *rb_broad_phase_create(void);
+// After RB_ERR_CAPACITY: how many pairs the search had found when it stopped (more than the budget).
+int64_t rb_broad_phase_pairs_found(const rb_broad_phase *bp);
 void rb_broad_phase_destroy(rb_broad_phase *bp);
 
 // Finds every pair (a, b), a < b, of shapes that (the rules of core/kernels/pair.h, which the device
@@ -34,7 +37,9 @@ void rb_broad_phase_destroy(rb_broad_phase *bp);
 //  - overlap: finite-finite pairs when their AABBs overlap (touching counts), finite-plane pairs
 //    when the AABB reaches the plane (lowest corner along n at or below the offset).
 // The result is sorted by (a, b), without duplicates, identical for any thread count, and stays
-// valid until the next call. Returns RB_ERR_OUT_OF_MEMORY (pairs untouched) if scratch cannot grow.
+// valid until the next call. Returns RB_ERR_OUT_OF_MEMORY (pairs untouched) if scratch cannot grow, and
+// RB_ERR_CAPACITY (pairs untouched) when there are more than in->max_pairs: the search stops soon after a
+// thread finds that many, so an overlapping heap costs time and memory bounded by the budget.
 rb_status rb_broad_phase_find_pairs(rb_broad_phase *bp, const rb_broad_input *in, int threads,
                                     const rb_pair **pairs, int *count);
 

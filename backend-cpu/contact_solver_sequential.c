@@ -670,8 +670,31 @@ static void anchor_all(rb_cpu_ctx *c)
     }
 }
 
+// The guard before a step's first move (RB_STAGE_GUARD, core/step.c) stores no impulses: the step's
+// own detection warm-starts from the same impulses it would have without the guard. Only the impact a
+// speculative stop took is kept, for the bounce owed once the contact touches.
+static void keep_stops(rb_cpu_ctx *c)
+{
+#pragma omp parallel for schedule(static) num_threads(c->team)
+    for (int i = 0; i < c->manifold_count; ++i) {
+        rb_contact_manifold *m = &c->manifolds[i];
+        int first = c->edges[i].first_row;
+        for (int j = 0; j < m->m.count; ++j)
+            m->carried_impact[j] = rb_maxf(m->carried_impact[j], c->seq[first + j].stopped);
+    }
+}
+
 void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
 {
+    // the guard: the contacts that close faster than their gaps allow are resolved from rest (no warm
+    // start: the impulses of the last substep are applied once, by the step's own resolution)
+    rb_step_params cold;
+    int guard = p->stage == RB_STAGE_GUARD;
+    if (guard) {
+        cold = *p;
+        cold.seq.warm_start = false;
+        p = &cold;
+    }
     anchor_all(c);
     // group membership stamps start clean (penetration correction used the same array)
     memset(c->seq_epoch, 0, sizeof *c->seq_epoch * (size_t)c->seq_count);
@@ -719,5 +742,8 @@ void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
         unresolved += closing_of(c, q) + allowed < -thr;
     }
     c->seq_unresolved = unresolved;
-    store_contacts(c);
+    if (guard)
+        keep_stops(c);
+    else
+        store_contacts(c);
 }

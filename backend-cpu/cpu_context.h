@@ -57,6 +57,7 @@ typedef struct rb_cpu_solver_ops {
 
 struct rb_cpu_ctx {
     rb_scene *scene;
+    char error[256];           // why the last failed kernel failed, or "" (ops.last_error)
     const rb_cpu_solver_ops *solver; // this step's solver
     int threads;
     int team;                  // threads the parallel loops use this step (<= threads; thread_team.c)

@@ -18,7 +18,8 @@ static void match_cache(rb_cpu_ctx *c)
         uint64_t key = pair_key(c->pairs[i].shape_a, c->pairs[i].shape_b);
         // a few manifolds ahead: the loop does too little per manifold for the hardware to fetch them
         // in time (it waited on them for most of its time)
-        __builtin_prefetch(&c->cache[j + RB_COLLIDE_AHEAD < c->cache_count ? j + RB_COLLIDE_AHEAD : j]);
+        if (j + RB_COLLIDE_AHEAD < c->cache_count) // (no arithmetic on the cache before it exists)
+            __builtin_prefetch(&c->cache[j + RB_COLLIDE_AHEAD]);
         while (j < c->cache_count && pair_key(c->cache[j].shape_a, c->cache[j].shape_b) < key)
             ++j;
         c->pair_offset[i] =

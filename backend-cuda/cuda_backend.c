@@ -264,8 +264,8 @@ static rb_status open_device(rb_gpu_ctx *c, cuda_state *o, char *msg, size_t msg
             while (o->block[i] > (unsigned)most && o->block[i] > 32)
                 o->block[i] /= 2;
     }
-    const char *prof = getenv("RUBBLE_CUDA_PROFILE");
-    c->profile = prof && strcmp(prof, "1") == 0;
+    if (!rb_gpu_env_flag("RUBBLE_CUDA_PROFILE", &c->profile, msg, msg_size))
+        return RB_ERR_INVALID_ARGUMENT;
     return RB_OK;
 }
 

@@ -23,6 +23,7 @@ const char *const rb_gpu_kernel_names[K_COUNT] = {
     "rb_solve_color", "rb_solve_serial", "rb_store_impulses", "rb_split_lists", "rb_split_prepare_blocks",
     "rb_split_blocks", "rb_split_gather", "rb_shock_answers", "rb_shock_level",
     "rb_integrate_velocities", "rb_zero_pseudo", "rb_integrate_positions", "rb_sleep_timers", "rb_islands_serial",
+    "rb_bullet_sweeps",
 };
 
 rb_status rb_gpu_fail(rb_gpu_ctx *c, rb_status status, const char *fmt, ...)
@@ -78,20 +79,35 @@ rb_status rb_gpu_read_counters(rb_gpu_ctx *c)
 // The memory limit variable: bytes, with an optional K, M or G suffix.
 static int parse_limit(const char *text, size_t *out)
 {
+    // digits first: strtoull would take "-5" as 2^64 - 5, i.e. no limit at all
+    if (*text < '0' || *text > '9')
+        return 0;
     char *end = NULL;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
     if (errno || end == text)
         return 0;
+    int shift = 0;
     if (*end == 'K' || *end == 'k')
-        v <<= 10, ++end;
+        shift = 10, ++end;
     else if (*end == 'M' || *end == 'm')
-        v <<= 20, ++end;
+        shift = 20, ++end;
     else if (*end == 'G' || *end == 'g')
-        v <<= 30, ++end;
-    if (*end != '\0')
+        shift = 30, ++end;
+    if (*end != '\0' || v == 0 || v > (SIZE_MAX >> shift))
         return 0;
-    *out = (size_t)v;
+    *out = (size_t)(v << shift);
+    return 1;
+}
+
+int rb_gpu_env_flag(const char *var, int *out, char *msg, size_t msg_size)
+{
+    const char *v = getenv(var);
+    *out = v && strcmp(v, "1") == 0;
+    if (v && *v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
+        snprintf(msg, msg_size, "%s='%s' is not 0 or 1", var, v);
+        return 0;
+    }
     return 1;
 }
 
@@ -333,7 +349,7 @@ rb_status rb_gpu_start(rb_gpu_ctx *c, char *msg, size_t msg_size)
     c->full_upload = 1;
     const char *limit = getenv(c->dev->memory_limit_var);
     if (limit && *limit && !parse_limit(limit, &c->mem_limit)) {
-        snprintf(msg, msg_size, "%s='%s' is not a byte count (digits, optional K, M or G)", c->dev->memory_limit_var,
+        snprintf(msg, msg_size, "%s='%s' is not a byte count > 0 (digits, optional K, M or G)", c->dev->memory_limit_var,
                  limit);
         return RB_ERR_INVALID_ARGUMENT;
     }
@@ -410,6 +426,55 @@ static const char *gpu_last_error(rb_backend_ctx *ctx)
     return c->error;
 }
 
+// ---- rb_world_shift_origin ----
+
+// What the device keeps in world space between steps: its copy of the body positions, and the contact
+// points of the last step's manifolds (next step's warm-start cache and the read-back). The reuse
+// references are shape-relative, and shape poses, bounds and the broad-phase grid are rebuilt at every
+// step. Done on the host (one read and two writes; a shift is rare): the core has just brought the
+// host scene up to date and moves it after this returns, with the same rb_origin_shifted. Until the
+// writes nothing has changed; if one of them fails the core re-sends every body from its unmoved host
+// copy, and the manifolds, whose device copy is then uncertain, are dropped.
+static rb_status gpu_shift_origin(rb_backend_ctx *ctx, rb_float3 origin)
+{
+    rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
+    const rb_scene *s = c->scene;
+    c->error[0] = '\0';
+    const rb_contact_manifold *unused;
+    int count;
+    rb_status st = RB_OK;
+    if (c->manifold_count > 0 && (st = gpu_get_manifolds(ctx, &unused, &count)) != RB_OK)
+        return st;
+    int n = s->body_slots < c->body_cap ? s->body_slots : c->body_cap;
+    rb_float4 *pos = NULL;
+    if (n > 0 && c->pos.mem) {
+        if (!(pos = malloc(sizeof *pos * (size_t)n)))
+            return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory moving the origin");
+        for (int b = 0; b < n; ++b) {
+            rb_float4 p = s->body_pos[b];
+            pos[b] = (s->body_flags[b] & RB_BODY_ALIVE) ? rb_f4_from3(rb_origin_shifted(rb_xyz(p), origin), p.w) : p;
+        }
+        st = c->dev->write(c, c->pos.mem, 0, sizeof *pos * (size_t)n, pos, "moving the origin");
+    }
+    for (int i = 0; i < c->manifold_count; ++i) {
+        rb_manifold *m = &c->manifolds_host[i].m;
+        for (int k = 0; k < m->count; ++k)
+            m->points[k].point = rb_origin_shifted(m->points[k].point, origin);
+    }
+    if (st == RB_OK && c->manifold_count > 0)
+        st = c->dev->write(c, c->manifolds.mem, 0, sizeof(rb_contact_manifold) * (size_t)c->manifold_count,
+                           c->manifolds_host, "moving the origin");
+    // the writes may read `pos` until the queue is finished, whatever became of them
+    rb_status done = c->dev->finish(c, "moving the origin");
+    st = st != RB_OK ? st : done;
+    free(pos);
+    if (st != RB_OK) {
+        c->manifold_count = 0;
+        c->manifolds_host_valid = 0;
+    }
+    return st;
+}
+
 // Each kernel-set entry ends when its kernels have run: the core's per-phase times then measure the
 // phase, not whatever was still queued before a later phase's read-back. The cost is one wait per
 // phase, a few microseconds.
@@ -430,6 +495,7 @@ FINISHED(rb_gpu_build_batches)
 FINISHED(rb_gpu_solve_constraints)
 FINISHED(rb_gpu_integrate_positions)
 FINISHED(rb_gpu_update_sleep)
+FINISHED(rb_gpu_solve_continuous)
 #undef FINISHED
 
 // One table per module (each module links its own copy of this file), filled on first use.
@@ -461,6 +527,8 @@ const rb_backend_ops *rb_gpu_module_ops(const char *name, rb_backend_create_fn c
         ops.get_stats = gpu_get_stats;
         ops.frozen_in_last_step = rb_gpu_frozen_in_last_step;
         ops.last_error = gpu_last_error;
+        ops.shift_origin = gpu_shift_origin;
+        ops.solve_continuous = rb_gpu_solve_continuous_finished;
         ops.name = name; // last: the table is complete once it has a name
     }
     pthread_mutex_unlock(&lock);

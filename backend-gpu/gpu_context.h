@@ -27,6 +27,7 @@ enum {
     K_SOLVE_COLOR, K_SOLVE_SERIAL, K_STORE_IMPULSES, K_SPLIT_LISTS, K_SPLIT_PREPARE, K_SPLIT_BLOCKS, K_SPLIT_GATHER,
     K_SHOCK_ANSWERS, K_SHOCK_LEVEL,
     K_INTEGRATE_VELOCITIES, K_ZERO_PSEUDO, K_INTEGRATE_POSITIONS, K_SLEEP_TIMERS, K_ISLANDS,
+    K_BULLET_SWEEPS,
     K_COUNT
 };
 extern const char *const rb_gpu_kernel_names[K_COUNT];
@@ -137,6 +138,8 @@ rb_status rb_gpu_read_counters(rb_gpu_ctx *c);
 // memory limit, makes the fixed buffers and checks that the device compiler lays out the shared
 // structs as the host does. On failure msg says why; the caller then calls rb_gpu_destroy.
 rb_status rb_gpu_start(rb_gpu_ctx *c, char *msg, size_t msg_size);
+// An on/off environment variable (unset, empty, "0" or "1"): 0 with a message in msg for anything else.
+int rb_gpu_env_flag(const char *var, int *out, char *msg, size_t msg_size);
 // The module's backend ops: the kernel set and entry points every GPU backend shares, with its own
 // name, create and probe (what rb_backend_module_ops returns).
 typedef rb_status (*rb_backend_create_fn)(rb_scene *scene, const rb_backend_config *cfg, rb_backend_ctx **out,
@@ -155,6 +158,8 @@ rb_status rb_gpu_solve_constraints(rb_backend_ctx *ctx, const rb_step_params *p)
 int rb_gpu_has_solver(int solver);
 rb_status rb_gpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_gpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p);
+// The bullets' sweeps after the step (gpu_continuous.c).
+rb_status rb_gpu_solve_continuous(rb_backend_ctx *ctx, const rb_step_params *p);
 int rb_gpu_frozen_in_last_step(rb_backend_ctx *ctx);
 // Drops the manifolds that touch shape slots [lo, hi) (changed by the application).
 rb_status rb_gpu_drop_manifolds(rb_gpu_ctx *c, int lo, int hi);

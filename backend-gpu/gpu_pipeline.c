@@ -184,7 +184,6 @@ rb_status rb_gpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
 
 rb_status rb_gpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
 {
-    (void)p;
     rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
     int ns = c->scene->shape_slots;
     size_t cap = (size_t)c->shape_cap;
@@ -249,7 +248,19 @@ rb_status rb_gpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
         else
             TRY(scan(c, &c->special_count, &c->special_at, 0, RB_CNT_SPECIAL_PAIRS));
         TRY(rb_gpu_read_counters(c));
-        int np = c->counters_host[RB_CNT_GRID_PAIRS] + c->counters_host[RB_CNT_SPECIAL_PAIRS];
+        // the budget before any pair memory: an overlapping heap has pairs quadratic in its size (the
+        // device's int counts may have wrapped for one, hence the sign test)
+        int64_t found = (int64_t)c->counters_host[RB_CNT_GRID_PAIRS] + c->counters_host[RB_CNT_SPECIAL_PAIRS];
+        if (c->counters_host[RB_CNT_GRID_PAIRS] < 0 || c->counters_host[RB_CNT_SPECIAL_PAIRS] < 0 ||
+            (p->max_pairs > 0 && found > p->max_pairs))
+            return rb_gpu_fail(c, RB_ERR_CAPACITY,
+                               "more than %d candidate pairs (%lld counted), the world's budget max_pairs; shapes "
+                               "overlap far more than a resting scene's do (rb_world_def.max_pairs raises it)",
+                               p->max_pairs, c->counters_host[RB_CNT_GRID_PAIRS] < 0 ||
+                                                     c->counters_host[RB_CNT_SPECIAL_PAIRS] < 0
+                                                 ? (long long)INT32_MAX
+                                                 : (long long)found);
+        int np = (int)found;
         TRY(reserve(c, &c->pairs_raw, (size_t)np, sizeof(rb_pair), "pairs"));
         TRY(reserve(c, &c->pairs, (size_t)np, sizeof(rb_pair), "pairs"));
         TRY(reserve(c, &c->special_pairs, (size_t)c->counters_host[RB_CNT_SPECIAL_PAIRS], sizeof(rb_pair), "pairs"));

@@ -147,8 +147,8 @@ static rb_status open_device(rb_gpu_ctx *c, ocl_state *o, int require_gpu, char 
         snprintf(msg, msg_size, "%s: %s", c->device, build_msg);
         return s;
     }
-    const char *prof = getenv("RUBBLE_OPENCL_PROFILE");
-    c->profile = prof && strcmp(prof, "1") == 0;
+    if (!rb_gpu_env_flag("RUBBLE_OPENCL_PROFILE", &c->profile, msg, msg_size))
+        return RB_ERR_INVALID_ARGUMENT;
     cl_int err;
     o->q = clCreateCommandQueue(o->cl, o->dev, c->profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
     if (!o->q) {

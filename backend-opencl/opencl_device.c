@@ -117,9 +117,9 @@ rb_status rb_ocl_pick_device(int require_gpu, cl_device_id *out, char *listing, 
     int chosen = -1;
     if (want && *want) {
         if (all_digits(want)) {
-            int idx = atoi(want);
-            if (idx < nd)
-                chosen = idx;
+            long idx = strlen(want) <= 6 ? strtol(want, NULL, 10) : -1; // no overflow from a long string
+            if (idx >= 0 && idx < nd)
+                chosen = (int)idx;
         } else {
             for (int i = 0; i < nd && chosen < 0; ++i)
                 if (strcasestr(names[i], want) || strcasestr(pnames[i], want))

@@ -48,7 +48,10 @@ typedef struct rb_step_params {
 
 // The soft solver's passes (core/step.c step_soft): each substep solves with the position bias, moves
 // the bodies, then relaxes; after the last substep come restitution and the impulses' store.
-typedef enum rb_solve_stage { RB_STAGE_SOLVE = 0, RB_STAGE_RELAX, RB_STAGE_FINISH } rb_solve_stage;
+// RB_STAGE_GUARD (since ABI 6, sequential solver): before the first move of a step the application
+// changed, the approaches of the contacts found at the poses before the move are limited to what their
+// gaps allow (no warm start, nothing stored); core/step.c guard_first_move.
+typedef enum rb_solve_stage { RB_STAGE_SOLVE = 0, RB_STAGE_RELAX, RB_STAGE_FINISH, RB_STAGE_GUARD } rb_solve_stage;
 
 // rb_pair and rb_contact_manifold, the candidate pairs and the touching pairs every backend hands
 // back, are defined once in core/kernels/ (pair.h, contact_manifold.h), where the device kernels that
@@ -116,7 +119,29 @@ typedef struct rb_backend_ops {
     // thread team here.
     void (*begin_step)(rb_backend_ctx *ctx);
     void (*end_step)(rb_backend_ctx *ctx);
+
+    // Since ABI 6. rb_world_shift_origin (core/world_origin.c): the origin moves to `origin`. Called
+    // with the host scene up to date and not yet moved; the core moves the host's body positions after
+    // this returns RB_OK (each with rb_origin_shifted, as the backend must too). The backend moves what
+    // it keeps in world space from one step to the next: the contact points of the last step's
+    // manifolds (the warm-start cache and the read-back), and a device its copy of the body positions.
+    // Reference poses of reused manifolds are shape-relative and bounds are rebuilt at every step:
+    // they need nothing. On failure the backend has moved nothing the core will not re-send (the core
+    // then marks every body for upload). NULL: the core marks every body for upload and the contacts'
+    // points are not moved.
+    rb_status (*shift_origin)(rb_backend_ctx *ctx, rb_float3 origin);
+
+    // Since ABI 6. Continuous collision, after the step's last kernel: every awake dynamic body flagged
+    // RB_BODY_BULLET that moved more than half its smallest extent is swept from its pose at the start of
+    // the step (the one integrate_positions saves at the first substep) to its pose now against the
+    // static and kinematic shapes (core/kernels/time_of_impact.h), and put back at its time of impact if
+    // it hits one; its velocities are kept. May be NULL (no continuous collision).
+    rb_status (*solve_continuous)(rb_backend_ctx *ctx, const rb_step_params *p);
 } rb_backend_ops;
+
+// A world-space point after rb_world_shift_origin moved the origin to `origin`: the one formula the
+// core (host positions) and the backends (their copies, contact points) share, so that both round alike.
+static inline rb_float3 rb_origin_shifted(rb_float3 p, rb_float3 origin) { return rb_sub(p, origin); }
 
 typedef const rb_backend_ops *(*rb_backend_module_fn)(int abi_version);
 #define RB_BACKEND_MODULE_SYMBOL "rb_backend_module_ops"

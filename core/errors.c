@@ -5,6 +5,14 @@
 #include "world.h"
 
 static _Thread_local char g_thread_error[RB_ERROR_SIZE];
+// Failures are numbered in the order they happen, so rb_last_error(world) can tell whether this
+// thread's last failure, if it could name no world (a null, malformed or stale id), came after the
+// world's own last failure: then it is the answer, not the world's older message.
+static _Atomic uint64_t g_error_count;
+static _Thread_local uint64_t g_thread_error_seq;
+static _Thread_local bool g_thread_error_worldless;
+
+uint64_t rb_error_seq(void) { return g_error_count; }
 
 const char *rb_status_string(rb_status status)
 {
@@ -27,8 +35,12 @@ const char *rb_status_string(rb_status status)
 rb_status rb_failv(rb_world *w, rb_status status, const char *fmt, va_list args)
 {
     vsnprintf(g_thread_error, sizeof g_thread_error, fmt, args);
-    if (w)
+    g_thread_error_seq = ++g_error_count;
+    g_thread_error_worldless = w == NULL;
+    if (w) {
         memcpy(w->last_error, g_thread_error, sizeof w->last_error);
+        w->last_error_seq = g_thread_error_seq;
+    }
     return status;
 }
 
@@ -66,11 +78,19 @@ const char *rb_last_error(rb_world_id id)
         return g_thread_error;
     char saved[RB_ERROR_SIZE];
     memcpy(saved, g_thread_error, sizeof saved);
+    uint64_t saved_seq = g_thread_error_seq;
+    bool saved_worldless = g_thread_error_worldless;
     rb_world *w = rb_get_world(id, &unused);
     if (!w) {
         memcpy(g_thread_error, saved, sizeof saved);
+        g_thread_error_seq = saved_seq;
+        g_thread_error_worldless = saved_worldless;
         return g_thread_error;
     }
+    // a call that failed on an id naming no world (null, malformed, stale) after this world's last
+    // failure and since its creation: that is the failure the application is asking about
+    if (g_thread_error_worldless && g_thread_error_seq > w->last_error_seq && g_thread_error_seq > w->created_seq)
+        return g_thread_error;
     return w->last_error;
 }
 

@@ -1,18 +1,25 @@
 // A body's mass, centre of mass and inertia from its shapes, or as the application sets them.
+//
+// The shapes' contributions are summed in double, in the order the shapes were added, and the sums are
+// kept for the body that last gained a shape (world.h's rb_mass_sums): adding n shapes to a body one
+// after another, as the scene loader and most applications do, costs O(n) in all. The bounding radius
+// about the centre of mass needs a pass over the shapes, so while shapes are being added it is an upper
+// bound, made exact once per body (rb_flush_body_bound) before a step reads it.
+#include <float.h>
 #include <string.h>
 
 #include "kernels/mass_properties.h"
 #include "world.h"
 
-// Host-side accumulation in double: a body with many shapes far from its centre would otherwise
-// lose digits in the parallel-axis terms.
-typedef struct mass_sum {
-    double mass;
-    double c[3];
-    double i[3][3]; // about the body origin
-} mass_sum;
+// Upper triangle of a symmetric 3x3 matrix, in the order xx yy zz xy xz yz.
+static const int TRI_A[6] = {0, 1, 2, 0, 0, 1};
+static const int TRI_B[6] = {0, 1, 2, 1, 2, 2};
 
-static void add_shape(mass_sum *m, int type, rb_float4 params, rb_float3 pos, rb_float4 rot, double mass)
+// Adds one shape of mass `mass` at `pos`, turned by `rot`, to the mass, first moment and inertia about
+// the body origin (double: a body with many shapes far from its centre would otherwise lose digits in
+// the parallel-axis terms).
+static void add_shape(double *m, double c[3], double i[6], int type, rb_float4 params, rb_float3 pos, rb_float4 rot,
+                      double mass)
 {
     if (mass <= 0.0)
         return;
@@ -22,17 +29,61 @@ static void add_shape(mass_sum *m, int type, rb_float4 params, rb_float3 pos, rb
     double dd[3] = {d.x, d.y, d.z};
     double p[3] = {pos.x, pos.y, pos.z};
     double p2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
-    for (int a = 0; a < 3; ++a) {
-        for (int b = 0; b < 3; ++b) {
-            double rot_term = 0.0; // (R diag(d) R^T)_ab
-            for (int k = 0; k < 3; ++k)
-                rot_term += rr[a][k] * dd[k] * rr[b][k];
-            double shift = (a == b ? p2 : 0.0) - p[a] * p[b]; // parallel axis to the body origin
-            m->i[a][b] += mass * (rot_term + shift);
-        }
-        m->c[a] += mass * p[a];
+    for (int t = 0; t < 6; ++t) {
+        int a = TRI_A[t], b = TRI_B[t];
+        double rot_term = 0.0; // (R diag(d) R^T)_ab
+        for (int k = 0; k < 3; ++k)
+            rot_term += rr[a][k] * dd[k] * rr[b][k];
+        double shift = (a == b ? p2 : 0.0) - p[a] * p[b]; // parallel axis to the body origin
+        i[t] += mass * (rot_term + shift);
     }
-    m->mass += mass;
+    for (int a = 0; a < 3; ++a)
+        c[a] += mass * p[a];
+    *m += mass;
+}
+
+static void sums_add(rb_mass_sums *m, const rb_scene *sc, int sh)
+{
+    if (sc->shape_type[sh] == RB_GEOM_PLANE)
+        return;
+    ++m->finite_shapes;
+    int type = sc->shape_type[sh];
+    rb_float4 params = sc->shape_params[sh], rot = sc->shape_local_rot[sh];
+    rb_float3 pos = rb_xyz(sc->shape_local_pos[sh]);
+    double v = rb_geom_volume(type, params);
+    add_shape(&m->mass, m->c, m->i, type, params, pos, rot, v * sc->shape_material[sh].z);
+    add_shape(&m->vol, m->vc, m->vi, type, params, pos, rot, v);
+}
+
+// Sums over every shape of body b, oldest first (the list is newest first: it is turned around for the
+// walk and back), so they equal the sums built one shape at a time.
+static void sums_rebuild(rb_world *w, int b, rb_mass_sums *m)
+{
+    memset(m, 0, sizeof *m);
+    int prev = -1;
+    for (int sh = w->body_first_shape[b]; sh >= 0;) {
+        int next = w->shape_next[sh];
+        w->shape_next[sh] = prev;
+        prev = sh;
+        sh = next;
+    }
+    int head = -1;
+    for (int sh = prev; sh >= 0;) {
+        sums_add(m, &w->scene, sh);
+        int next = w->shape_next[sh];
+        w->shape_next[sh] = head;
+        head = sh;
+        sh = next;
+    }
+    w->body_first_shape[b] = head;
+}
+
+static void sums_key(const rb_world *w, int b, rb_mass_sums *m)
+{
+    m->body = b + 1;
+    m->generation = w->body_generation[b];
+    m->head = w->body_first_shape[b];
+    m->count = w->body_shape_count[b];
 }
 
 static float shape_bound(const rb_scene *sc, int sh, rb_float3 center)
@@ -43,20 +94,54 @@ static float shape_bound(const rb_scene *sc, int sh, rb_float3 center)
     return rb_len(p) + rb_geom_bounding_radius(sc->shape_type[sh], sc->shape_params[sh]);
 }
 
-// Writes mass, centre, inertia (and their inverses) into the scene, keeping the body origin fixed.
-static void store_mass(rb_world *w, int b, float mass, rb_float3 center, rb_float3 diag, rb_float3 offdiag)
+static float body_bound(const rb_world *w, int b, rb_float3 center)
+{
+    float bound = 0.0f;
+    for (int sh = w->body_first_shape[b]; sh >= 0; sh = w->shape_next[sh])
+        bound = rb_maxf(bound, shape_bound(&w->scene, sh, center));
+    return bound;
+}
+
+void rb_flush_body_bound(rb_world *w)
+{
+    int b = w->bound_pending - 1;
+    w->bound_pending = 0;
+    rb_scene *sc = &w->scene;
+    if (b < 0 || b >= sc->body_slots || !(sc->body_flags[b] & RB_BODY_ALIVE) ||
+        w->body_generation[b] != w->bound_pending_generation)
+        return;
+    sc->body_local_center[b].w = body_bound(w, b, rb_xyz(sc->body_local_center[b]));
+    rb_scene_mark_body(sc, b, RB_DIRTY_BODY_PROPS);
+}
+
+// Writes mass, centre, inertia (and their inverses) into the scene, keeping the body origin fixed. With
+// `added` >= 0 (the shape just added) the bounding radius is left pending, an upper bound until then.
+static void store_mass(rb_world *w, int b, float mass, rb_float3 center, rb_float3 diag, rb_float3 offdiag, int added)
 {
     rb_scene *sc = &w->scene;
     rb_mat3 inertia = rb_mat3_symmetric(diag, offdiag);
     rb_mat3 inv = mass > 0.0f ? rb_mat3_inverse(inertia) : rb_mat3_zero();
-    float bound = 0.0f;
-    for (int sh = w->body_first_shape[b]; sh >= 0; sh = w->shape_next[sh])
-        bound = rb_maxf(bound, shape_bound(sc, sh, center));
+    rb_float4 old_center = sc->body_local_center[b];
+    float bound;
+    if (added >= 0) {
+        // every old shape is within the old bound of the old centre, so within that plus the move of the
+        // new one; the exact value follows once per body
+        if (w->bound_pending != b + 1) {
+            rb_flush_body_bound(w);
+            w->bound_pending = b + 1;
+            w->bound_pending_generation = w->body_generation[b];
+        }
+        bound = rb_maxf(old_center.w + rb_len(rb_sub(center, rb_xyz(old_center))), shape_bound(sc, added, center));
+    } else {
+        if (w->bound_pending == b + 1)
+            w->bound_pending = 0;
+        bound = body_bound(w, b, center);
+    }
 
     // keep the origin where it is: the centre of mass moves by R (c_new - c_old), and its velocity
     // picks up w x that offset
     rb_float4 q = sc->body_rot[b];
-    rb_float3 shift = rb_rotate(q, rb_sub(center, rb_xyz(sc->body_local_center[b])));
+    rb_float3 shift = rb_rotate(q, rb_sub(center, rb_xyz(old_center)));
     sc->body_pos[b] = rb_f4_from3(rb_add(rb_xyz(sc->body_pos[b]), shift), 0.0f);
     rb_float3 v = rb_add(rb_xyz(sc->body_lin_vel[b]), rb_cross(rb_xyz(sc->body_ang_vel[b]), shift));
     if (rb_scene_body_type(sc, b) != RB_BODY_STATIC_T)
@@ -70,76 +155,108 @@ static void store_mass(rb_world *w, int b, float mass, rb_float3 center, rb_floa
     rb_scene_mark_body(sc, b, RB_DIRTY_BODY_STATE | RB_DIRTY_BODY_PROPS);
 }
 
-rb_status rb_update_body_mass(rb_world *w, int b, bool check_only)
+// Mass properties of body b from the sums `m` over its shapes; checks them, and unless check_only
+// stores them (see store_mass for `added`).
+static rb_status apply_sums(rb_world *w, int b, const rb_mass_sums *m, bool check_only, int added)
 {
     rb_scene *sc = &w->scene;
     uint32_t type = rb_scene_body_type(sc, b);
+    rb_float3 zero = rb_f3(0.0f, 0.0f, 0.0f);
     if (type != RB_BODY_DYNAMIC_T) {
         if (!check_only)
-            store_mass(w, b, 0.0f, rb_f3(0.0f, 0.0f, 0.0f), rb_f3(0.0f, 0.0f, 0.0f), rb_f3(0.0f, 0.0f, 0.0f));
+            store_mass(w, b, 0.0f, zero, zero, zero, added);
         return RB_OK;
     }
     if (sc->body_flags[b] & RB_BODY_FIXED_MASS) {
         if (!check_only) {
             rb_float4 d = sc->body_inertia_diag[b], o = sc->body_inertia_offdiag[b];
-            store_mass(w, b, d.w, rb_xyz(sc->body_local_center[b]), rb_xyz(d), rb_xyz(o));
+            store_mass(w, b, d.w, rb_xyz(sc->body_local_center[b]), rb_xyz(d), rb_xyz(o), added);
         }
         return RB_OK;
     }
 
     float target = w->body_target_mass[b];
-    mass_sum m;
-    memset(&m, 0, sizeof m);
-    double volume = 0.0;
-    int finite_shapes = 0;
-    for (int sh = w->body_first_shape[b]; sh >= 0; sh = w->shape_next[sh]) {
-        if (sc->shape_type[sh] == RB_GEOM_PLANE)
-            continue;
-        ++finite_shapes;
-        double v = rb_geom_volume(sc->shape_type[sh], sc->shape_params[sh]);
-        volume += v;
-        add_shape(&m, sc->shape_type[sh], sc->shape_params[sh], rb_xyz(sc->shape_local_pos[sh]),
-                  sc->shape_local_rot[sh], v * sc->shape_material[sh].z);
-    }
-    if (finite_shapes == 0) {
+    if (m->finite_shapes == 0) {
         // no shapes yet: behaves as a 0.5 m solid sphere of the given mass (1 kg if none)
         if (!check_only) {
             float mass = target > 0.0f ? target : 1.0f;
             float i = 0.4f * mass * 0.25f;
-            store_mass(w, b, mass, rb_f3(0.0f, 0.0f, 0.0f), rb_f3(i, i, i), rb_f3(0.0f, 0.0f, 0.0f));
+            store_mass(w, b, mass, zero, rb_f3(i, i, i), zero, added);
         }
         return RB_OK;
     }
-    if (m.mass <= 0.0) {
+    double total = m->mass;
+    const double *mc = m->c, *mi = m->i;
+    if (total <= 0.0) {
         if (target <= 0.0f)
             return rb_fail(w, RB_ERR_INVALID_ARGUMENT,
                            "a dynamic body needs a mass > 0: its shapes have density 0 and it has no body mass "
                            "(give a shape a density > 0, or the body def a mass)");
         // the body mass is given but every density is 0: spread it by volume
-        memset(&m, 0, sizeof m);
-        for (int sh = w->body_first_shape[b]; sh >= 0; sh = w->shape_next[sh])
-            if (sc->shape_type[sh] != RB_GEOM_PLANE)
-                add_shape(&m, sc->shape_type[sh], sc->shape_params[sh], rb_xyz(sc->shape_local_pos[sh]),
-                          sc->shape_local_rot[sh], rb_geom_volume(sc->shape_type[sh], sc->shape_params[sh]));
+        total = m->vol;
+        mc = m->vc;
+        mi = m->vi;
     }
-    if (!(m.mass > 0.0) || !isfinite(m.mass))
-        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "a dynamic body needs a finite mass > 0, its shapes give %g", m.mass);
-    if (check_only)
-        return RB_OK;
+    if (!(total > 0.0) || !isfinite(total))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "a dynamic body needs a finite mass > 0, its shapes give %g", total);
 
-    double scale = target > 0.0f ? target / m.mass : 1.0;
-    double mass = m.mass * scale;
-    double c[3] = {m.c[0] / m.mass, m.c[1] / m.mass, m.c[2] / m.mass};
+    double scale = target > 0.0f ? target / total : 1.0;
+    double mass = total * scale;
+    double c[3] = {mc[0] / total, mc[1] / total, mc[2] / total};
     // inertia about the centre of mass: I_origin - M (|c|^2 E - c c^T)
     double c2 = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
-    double ic[3][3];
-    for (int a = 0; a < 3; ++a)
-        for (int k = 0; k < 3; ++k)
-            ic[a][k] = (m.i[a][k] - m.mass * ((a == k ? c2 : 0.0) - c[a] * c[k])) * scale;
+    double ic[6];
+    for (int t = 0; t < 6; ++t) {
+        int a = TRI_A[t], k = TRI_B[t];
+        ic[t] = (mi[t] - total * ((a == k ? c2 : 0.0) - c[a] * c[k])) * scale;
+    }
+    // what the float scene can hold: a mass and inertia that overflow or underflow a float would step
+    // as infinite or zero and turn the inverse into inf or NaN
+    if (!(mass >= FLT_MIN && mass <= FLT_MAX))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "a dynamic body's mass must be within the 32-bit float range "
+                       "[%g, %g] kg, its shapes give %g kg", FLT_MIN, FLT_MAX, mass);
+    for (int t = 0; t < 3; ++t)
+        if (!(ic[t] >= FLT_MIN && ic[t] <= FLT_MAX) || !(fabs(ic[t + 3]) <= FLT_MAX))
+            return rb_fail(w, RB_ERR_INVALID_ARGUMENT,
+                           "a dynamic body's inertia must be within the 32-bit float range [%g, %g] kg m^2, its "
+                           "shapes give (%g, %g, %g), products (%g, %g, %g)",
+                           FLT_MIN, FLT_MAX, ic[0], ic[1], ic[2], ic[3], ic[4], ic[5]);
+    if (check_only)
+        return RB_OK;
     store_mass(w, b, (float)mass, rb_f3((float)c[0], (float)c[1], (float)c[2]),
-               rb_f3((float)ic[0][0], (float)ic[1][1], (float)ic[2][2]),
-               rb_f3((float)ic[0][1], (float)ic[0][2], (float)ic[1][2]));
+               rb_f3((float)ic[0], (float)ic[1], (float)ic[2]), rb_f3((float)ic[3], (float)ic[4], (float)ic[5]),
+               added);
     return RB_OK;
+}
+
+rb_status rb_update_body_mass(rb_world *w, int b, bool check_only)
+{
+    // a full pass: rebuild the sums, and keep them for this body
+    rb_mass_sums m;
+    sums_rebuild(w, b, &m);
+    sums_key(w, b, &m);
+    rb_status s = apply_sums(w, b, &m, check_only, -1);
+    if (!check_only)
+        w->mass_sums = m;
+    else if (w->mass_sums.body == b + 1)
+        w->mass_sums.body = 0; // a check of a changed shape set: the kept sums may no longer match
+    return s;
+}
+
+rb_status rb_body_mass_add_shape(rb_world *w, int b, int sh, bool check_only)
+{
+    // the kept sums are this body's exactly when they cover the list behind the new head
+    const rb_mass_sums *kept = &w->mass_sums;
+    if (kept->body != b + 1 || kept->generation != w->body_generation[b] || kept->head != w->shape_next[sh] ||
+        kept->count != w->body_shape_count[b] - 1)
+        return rb_update_body_mass(w, b, check_only);
+    rb_mass_sums m = *kept;
+    sums_add(&m, &w->scene, sh);
+    sums_key(w, b, &m);
+    rb_status s = apply_sums(w, b, &m, check_only, sh);
+    if (!check_only)
+        w->mass_sums = m;
+    return s;
 }
 
 rb_status rb_body_set_mass_data(rb_body_id id, const rb_mass_data *data)
@@ -171,6 +288,6 @@ rb_status rb_body_set_mass_data(rb_body_id id, const rb_mass_data *data)
                        d.y, d.z, o.x, o.y, o.z);
     w->scene.body_flags[b] |= RB_BODY_FIXED_MASS;
     store_mass(w, b, data->mass, rb_f3(data->center.x, data->center.y, data->center.z), rb_f3(d.x, d.y, d.z),
-               rb_f3(o.x, o.y, o.z));
+               rb_f3(o.x, o.y, o.z), -1);
     return RB_OK;
 }

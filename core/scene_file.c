@@ -885,6 +885,19 @@ static bool apply_world(sf_reader *r, rb_world *w, rb_world_id wid, const plan *
     return true;
 }
 
+typedef struct timed_event {
+    rb_world_event e;
+    int index; // in the file
+} timed_event;
+
+static int timed_event_cmp(const void *a, const void *b)
+{
+    const timed_event *x = a, *y = b;
+    if (x->e.time != y->e.time)
+        return x->e.time < y->e.time ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
 static bool apply_plan(sf_reader *r, rb_world *w, rb_world_id wid, const plan *p, rb_body_list *created)
 {
     if (!apply_world(r, w, wid, p))
@@ -897,26 +910,31 @@ static bool apply_plan(sf_reader *r, rb_world *w, rb_world_id wid, const plan *p
         if (!run_generator(r, wid, &p->generators[i], &rng, created))
             return false;
     // the events are scheduled before the last step that can fail, so that nothing needs undoing
-    // after it; they go after the world's pending ones with the same time (stable order)
+    // after it; they go after the world's pending ones with the same time, in file order among
+    // themselves: sorted by (time, place in the file), then merged (n log n, not an insertion per event)
+    timed_event *sorted = NULL;
     if (p->event_count > 0) {
         rb_world_event *all = realloc(w->events, sizeof *all * (size_t)(w->event_count + p->event_count));
         if (!all)
             return out_of_memory(r, p->events_at, "events");
         w->events = all;
+        if (!(sorted = malloc(sizeof *sorted * (size_t)p->event_count)))
+            return out_of_memory(r, p->events_at, "events");
+        for (int i = 0; i < p->event_count; ++i)
+            sorted[i] = (timed_event){{w->time + p->events[i].time, p->events[i].gravity}, i};
+        qsort(sorted, (size_t)p->event_count, sizeof *sorted, timed_event_cmp);
     }
     // last, because switching sleep off wakes every body and cannot be undone exactly
     rb_status s;
-    if (p->sleep_at && (s = rb_world_enable_sleep(wid, p->sleep)) != RB_OK)
+    if (p->sleep_at && (s = rb_world_enable_sleep(wid, p->sleep)) != RB_OK) {
+        free(sorted);
         return api_failed(r, s, p->sleep_at, "world sleep: ");
-    for (int i = 0; i < p->event_count; ++i) {
-        rb_world_event e = {w->time + p->events[i].time, p->events[i].gravity};
-        int at = w->event_count++;
-        while (at > 0 && w->events[at - 1].time > e.time) {
-            w->events[at] = w->events[at - 1];
-            --at;
-        }
-        w->events[at] = e;
     }
+    int old = w->event_count, add = p->event_count;
+    for (int k = old + add - 1, i = old - 1, j = add - 1; j >= 0; --k)
+        w->events[k] = i >= 0 && w->events[i].time > sorted[j].e.time ? w->events[i--] : sorted[j--].e;
+    w->event_count = old + add;
+    free(sorted);
     return true;
 }
 

@@ -158,11 +158,208 @@ static rb_status parser_error(sf_reader *r, const yaml_parser_t *p, const char *
     return r->status;
 }
 
+static void fail_at_mark(sf_reader *r, rb_status status, yaml_mark_t at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void fail_at_mark(sf_reader *r, rb_status status, yaml_mark_t at, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vfail_at(r, status, (int)at.line + 1, (int)at.column + 1, fmt, args);
+    va_end(args);
+}
+
+// "12345" below 10^15, "1.23e+20" above (a billion laughs count no longer fits in digits).
+static const char *count_text(char *buf, size_t size, double n)
+{
+    rb_format(buf, size, n < 1e15 ? "%.0f" : "%.3g", n);
+    return buf;
+}
+
+// One comparison of an anchor name in look-ups: long names that share a prefix cost more (a 4000-byte
+// name about as much as 32 short ones).
+static double name_cost(const yaml_char_t *name)
+{
+    return 1.0 + (double)strlen((const char *)name) / 128.0;
+}
+
+// A first pass over libyaml's events, without building the document, that refuses what would make the
+// load itself super-linear before the loader sees it: libyaml's scanner spends time proportional to the
+// flow nesting depth on every token (3.6 s for 50,000 levels, 185 s for 200,000), and its loader finds
+// each anchor and alias by a linear search of the anchors defined so far. The pass stops at the first
+// collection that opens deeper than SF_MAX_DEPTH, so up to there the scanner's work per token is
+// bounded; it counts anchors and aliases, and stops too once their search would exceed
+// SF_MAX_ANCHOR_LOOKUPS. A syntax error ends the pass quietly: the loader reports it, at the same place.
+static void prescan(sf_reader *r, const char *text, size_t size)
+{
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser)) {
+        fail_at(r, RB_ERR_OUT_OF_MEMORY, 1, 1, "out of memory starting the YAML parser");
+        return;
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, size);
+    int depth = 0;
+    double anchors = 0.0, lookups = 0.0; // anchors defined in this document; names compared so far
+    for (bool done = false; !done && sf_ok(r);) {
+        yaml_event_t e;
+        if (!yaml_parser_parse(&parser, &e))
+            break;
+        const yaml_char_t *anchor = NULL;
+        bool opens = false;
+        switch (e.type) {
+        case YAML_STREAM_END_EVENT: done = true; break;
+        case YAML_DOCUMENT_START_EVENT: anchors = 0.0; break; // the loader forgets the anchors per document
+        case YAML_SEQUENCE_START_EVENT: anchor = e.data.sequence_start.anchor; opens = true; break;
+        case YAML_MAPPING_START_EVENT: anchor = e.data.mapping_start.anchor; opens = true; break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT: --depth; break;
+        case YAML_SCALAR_EVENT: anchor = e.data.scalar.anchor; break;
+        case YAML_ALIAS_EVENT:
+            lookups += anchors * name_cost(e.data.alias.anchor);
+            r->aliases++;
+            break;
+        default: break;
+        }
+        if (anchor) {
+            lookups += anchors * name_cost(anchor); // compared with every earlier one (duplicates are errors)
+            anchors += 1.0;
+        }
+        if (opens && ++depth > SF_MAX_DEPTH) {
+            fail_at_mark(r, RB_ERR_PARSE, e.start_mark,
+                         "nesting deeper than %d levels: a %s opens here inside %d others (the scene format needs 7)",
+                         SF_MAX_DEPTH, e.type == YAML_SEQUENCE_START_EVENT ? "sequence" : "mapping", SF_MAX_DEPTH);
+        } else if (lookups > SF_MAX_ANCHOR_LOOKUPS) {
+            char n[32];
+            fail_at_mark(r, RB_ERR_CAPACITY, e.start_mark,
+                         "too many anchors and aliases: %.0f anchors (&name) and %.0f aliases (*name) so far would "
+                         "take more than %s comparisons of anchor names (libyaml compares each anchor and alias "
+                         "with every anchor before it; a name of n bytes counts 1 + n/128); use fewer anchors",
+                         anchors, (double)r->aliases,
+                         count_text(n, sizeof n, SF_MAX_ANCHOR_LOOKUPS));
+        }
+        yaml_event_delete(&e);
+    }
+    yaml_parser_delete(&parser);
+}
+
+// The node whose re-use through aliases adds most to the tree, (references - 1) x its tree size, for
+// the message; n if there is none or no memory to find it.
+static size_t costliest_alias_target(const yaml_document_t *d, const double *tree, size_t n)
+{
+    double *refs = calloc(n, sizeof *refs);
+    if (!refs)
+        return n;
+    for (size_t i = 0; i < n; ++i) {
+        const yaml_node_t *node = &d->nodes.start[i];
+        if (node->type == YAML_SEQUENCE_NODE) {
+            for (const yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; ++it)
+                refs[*it - 1] += 1.0;
+        } else if (node->type == YAML_MAPPING_NODE) {
+            for (const yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; ++p) {
+                refs[p->key - 1] += 1.0;
+                refs[p->value - 1] += 1.0;
+            }
+        }
+    }
+    size_t at = n;
+    double worst = 0.0;
+    for (size_t i = 0; i < n; ++i)
+        if (refs[i] > 1.0 && (refs[i] - 1.0) * tree[i] > worst)
+            worst = (refs[i] - 1.0) * tree[i], at = i;
+    free(refs);
+    return at;
+}
+
+// With aliases, a document of n nodes describes a tree of up to ~2^n (a "billion laughs"): the tree that
+// the scene reader walks. Its size is counted on the node graph, each node once, and refused when the
+// nodes reached through aliases exceed max(SF_ALIAS_NODES_MIN, SF_ALIAS_NODES_PER_NODE x n). An alias
+// inside the node it names (a cycle) is refused too.
+static void check_alias_expansion(sf_reader *r)
+{
+    yaml_document_t *d = &r->doc;
+    size_t n = (size_t)(d->nodes.top - d->nodes.start);
+    if (n == 0 || r->aliases == 0)
+        return;
+    double *size = malloc(n * sizeof *size);         // nodes in the tree below each node, itself included
+    unsigned char *state = calloc(n, 1);              // 0 unseen, 1 on the path, 2 done
+    size_t cap = 64, depth = 0;
+    struct frame {
+        size_t node;
+        size_t child;
+    } *stack = malloc(cap * sizeof *stack);
+    if (!size || !state || !stack) {
+        fail_at(r, RB_ERR_OUT_OF_MEMORY, 1, 1, "out of memory counting the YAML aliases");
+        goto done;
+    }
+    stack[depth++] = (struct frame){0, 0}; // the root
+    state[0] = 1;
+    size[0] = 1.0;
+    while (depth > 0) {
+        struct frame *f = &stack[depth - 1];
+        yaml_node_t *node = &d->nodes.start[f->node];
+        size_t children = node->type == YAML_SEQUENCE_NODE
+                              ? (size_t)(node->data.sequence.items.top - node->data.sequence.items.start)
+                          : node->type == YAML_MAPPING_NODE
+                              ? 2 * (size_t)(node->data.mapping.pairs.top - node->data.mapping.pairs.start)
+                              : 0;
+        if (f->child == children) {
+            state[f->node] = 2;
+            --depth;
+            if (depth > 0)
+                size[stack[depth - 1].node] += size[f->node];
+            continue;
+        }
+        size_t k = f->child++;
+        int id = node->type == YAML_SEQUENCE_NODE ? node->data.sequence.items.start[k]
+                 : (k & 1)                         ? node->data.mapping.pairs.start[k / 2].value
+                                                   : node->data.mapping.pairs.start[k / 2].key;
+        size_t c = (size_t)id - 1;
+        if (state[c] == 2) {
+            size[f->node] += size[c];
+        } else if (state[c] == 1) {
+            sf_fail(r, RB_ERR_PARSE, &d->nodes.start[c], "an alias refers to the node that contains it (a "
+                    "recursive alias); the node starts here");
+            goto done;
+        } else {
+            if (depth == cap) {
+                struct frame *bigger = realloc(stack, 2 * cap * sizeof *stack);
+                if (!bigger) {
+                    fail_at(r, RB_ERR_OUT_OF_MEMORY, 1, 1, "out of memory counting the YAML aliases");
+                    goto done;
+                }
+                stack = bigger;
+                cap *= 2;
+            }
+            state[c] = 1;
+            size[c] = 1.0;
+            stack[depth++] = (struct frame){c, 0};
+        }
+    }
+    double reached = size[0] - (double)n; // nodes read more than once
+    double budget = fmax(SF_ALIAS_NODES_MIN, SF_ALIAS_NODES_PER_NODE * (double)n);
+    if (reached > budget) {
+        size_t at = costliest_alias_target(d, size, n);
+        char a[32], b[32], c[32];
+        sf_fail(r, RB_ERR_CAPACITY, at < n ? &d->nodes.start[at] : NULL,
+                "aliases expand the document's %zu nodes by %s more (the node here is the one most used again "
+                "through aliases), more than the limit of %s (the larger of %s and %d per node in the file)",
+                n, count_text(a, sizeof a, reached), count_text(b, sizeof b, budget),
+                count_text(c, sizeof c, SF_ALIAS_NODES_MIN), SF_ALIAS_NODES_PER_NODE);
+    }
+done:
+    free(size);
+    free(state);
+    free(stack);
+}
+
 rb_status sf_open(sf_reader *r, const char *name, const char *text, size_t size)
 {
     memset(r, 0, sizeof *r);
     r->name = name;
     r->status = RB_OK;
+    prescan(r, text, size);
+    if (!sf_ok(r))
+        return r->status;
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser)) {
         fail_at(r, RB_ERR_OUT_OF_MEMORY, 1, 1, "out of memory starting the YAML parser");
@@ -175,7 +372,8 @@ rb_status sf_open(sf_reader *r, const char *name, const char *text, size_t size)
         return r->status;
     }
     r->loaded = true;
-    if (sf_root(r)) {
+    check_alias_expansion(r);
+    if (sf_ok(r) && sf_root(r)) {
         // one document per file: a second one is far more likely a mistake than an intention
         yaml_document_t extra;
         if (!yaml_parser_load(&parser, &extra)) {

@@ -15,10 +15,23 @@
 // system's reason when it cannot be opened or read (a directory, say); RB_ERR_CAPACITY when too big.
 rb_status sf_read_file(rb_world *w, const char *path, size_t limit, char **text, size_t *size);
 
+// Bounds on the YAML text that keep a load linear in its size (docs/scene-format.md, "Limits"):
+// - collections nested at most SF_MAX_DEPTH deep (checked before libyaml builds anything; the format
+//   needs 7);
+// - at most SF_MAX_ANCHOR_LOOKUPS comparisons of anchor names in libyaml's loader, which compares each
+//   anchor and alias with every anchor before it (a name of n bytes counts 1 + n / 128);
+// - at most max(SF_ALIAS_NODES_MIN, SF_ALIAS_NODES_PER_NODE x the document's nodes) nodes reached
+//   again through aliases.
+#define SF_MAX_DEPTH 64
+#define SF_MAX_ANCHOR_LOOKUPS 1.0e8
+#define SF_ALIAS_NODES_MIN 1000000
+#define SF_ALIAS_NODES_PER_NODE 4
+
 typedef struct sf_reader {
     yaml_document_t doc;
     bool loaded;                 // doc holds a document that must be freed
     const char *name;            // file name used in messages
+    long long aliases;           // aliases (*name) in the text
     rb_status status;            // RB_OK until the first error
     char message[RB_ERROR_SIZE]; // "FILE:LINE:COLUMN: ..." of the first error
 } sf_reader;

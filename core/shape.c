@@ -1,10 +1,13 @@
 // Shapes: creation, destruction and properties. A shape belongs to one body; its mass joins the body's.
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/mass_properties.h"
 #include "world.h"
 
 #define RB_MAX_SHAPE_SIZE 1.0e6f // m; larger values are almost certainly unit mistakes
+#define RB_MIN_SHAPE_SIZE 1.0e-6f // m; the mass and inertia (~ density r^5) of far smaller shapes underflow a float
 
 rb_shape_def rb_default_shape_def(void)
 {
@@ -130,7 +133,34 @@ static rb_status check_size(rb_world *w, const char *name, float v, bool allow_z
     if (!ok)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "%s must be finite, %s and at most %g m, got %g", name,
                        allow_zero ? ">= 0" : "> 0", RB_MAX_SHAPE_SIZE, v);
+    if (!allow_zero && v < RB_MIN_SHAPE_SIZE)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT,
+                       "%s must be at least %g m, got %g (the mass and inertia of smaller shapes underflow a 32-bit "
+                       "float)", name, RB_MIN_SHAPE_SIZE, v);
     return RB_OK;
+}
+
+// A shape's own mass (density x volume) and inertia about its centre must be 32-bit floats that are
+// neither infinite nor below the normal range, or the body's mass, inertia and their inverses are not.
+static rb_status check_shape_mass(rb_world *w, int type, rb_float4 p, float density)
+{
+    if (type == RB_GEOM_PLANE || density == 0.0f)
+        return RB_OK;
+    double mass = (double)density * rb_geom_volume(type, p);
+    rb_float3 d = rb_geom_inertia(type, p, 1.0f); // per unit mass
+    double lo = mass * fmin(d.x, fmin(d.y, d.z)), hi = mass * fmax(d.x, fmax(d.y, d.z));
+    if (mass >= FLT_MIN && mass <= FLT_MAX && lo >= FLT_MIN && hi <= FLT_MAX)
+        return RB_OK;
+    char size[160];
+    if (type == RB_GEOM_SPHERE)
+        rb_format(size, sizeof size, "sphere radius %g m", p.x);
+    else if (type == RB_GEOM_CAPSULE)
+        rb_format(size, sizeof size, "capsule radius %g m, half_length %g m", p.y, p.x);
+    else
+        rb_format(size, sizeof size, "box half_extents (%g, %g, %g) m", p.x, p.y, p.z);
+    return rb_fail(w, RB_ERR_INVALID_ARGUMENT,
+                   "%s with density %g kg/m^3 gives a mass of %g kg and inertia %g to %g kg m^2; each must be within "
+                   "the 32-bit float range [%g, %g]", size, density, mass, lo, hi, FLT_MIN, FLT_MAX);
 }
 
 // Adds a shape to a body; on any failure the body and world are left as they were.
@@ -147,7 +177,8 @@ static rb_status create_shape(rb_body_id body_id, const rb_shape_def *def, int t
     rb_quat rot;
     if ((s = validate_shape_def(w, def, &rot)) != RB_OK)
         return s;
-    if ((s = rb_sync_from_backend(w)) != RB_OK)
+    if ((s = check_shape_mass(w, type, params, def->density)) != RB_OK ||
+        (s = rb_sync_from_backend(w)) != RB_OK)
         return s;
     rb_scene *sc = &w->scene;
     if (type == RB_GEOM_PLANE && rb_scene_body_type(sc, b) != RB_BODY_STATIC_T)
@@ -178,7 +209,7 @@ static rb_status create_shape(rb_body_id body_id, const rb_shape_def *def, int t
     uint32_t old_flags = sc->body_flags[b];
     sc->body_flags[b] &= ~RB_BODY_FIXED_MASS; // a new shape brings its own mass
 
-    if ((s = rb_update_body_mass(w, b, true)) != RB_OK) {
+    if ((s = rb_body_mass_add_shape(w, b, sh, true)) != RB_OK) {
         // undo: unlink and free the slot again
         w->body_first_shape[b] = w->shape_next[sh];
         w->body_shape_count[b]--;
@@ -194,7 +225,7 @@ static rb_status create_shape(rb_body_id body_id, const rb_shape_def *def, int t
     w->shape_generation[sh]++;
     w->shape_user_data[sh] = def->user_data;
     w->shape_count++;
-    rb_update_body_mass(w, b, false);
+    rb_body_mass_add_shape(w, b, sh, false);
     rb_scene_mark_shape(sc, sh);
     rb_wake_body(w, b);
     *out = rb_make_shape_id(w, sh);

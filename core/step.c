@@ -1,4 +1,6 @@
 // The step pipeline: the kernel set called in order on the active backend, each call timed.
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -74,6 +76,9 @@ static rb_step_params resolve_params(const rb_world *w)
     // discrete form stays close to the spring it models
     p.contact_hertz = d->contact_hertz > 0.0f ? d->contact_hertz : rb_minf(30.0f, 0.25f * p.inv_dt);
     p.contact_damping_ratio = d->contact_damping_ratio;
+    // an overlapping heap has pairs quadratic in its size; a resting one about 6 per shape
+    int64_t budget = d->max_pairs > 0 ? d->max_pairs : 32 * (int64_t)w->shape_count + 65536;
+    p.max_pairs = budget > INT32_MAX ? INT32_MAX : (int)budget;
     return p;
 }
 
@@ -103,10 +108,48 @@ static rb_status run_phase(rb_world *w, kernel_fn fn, const rb_step_params *p, f
 // its wake rules), contact resolution, sleeping. Detection, correction and resolution thus all see the
 // same positions, and gravity's velocity is only a wish the solver can take back before anything moves
 // (a box on the ground is never pushed into it). The state read between steps is the corrected one.
+//
+// Each detection looks ahead by the substep's motion (speculative contacts), and the resolution lets a
+// gap close by at most its width in a substep, so the next substep's move cannot pass through what was
+// found. Only the first move of a step can use velocities no contact has limited: those of a body the
+// application created, set moving, moved or pushed, or of a shape it added, since the last step (the
+// scene is dirty), and that of a bullet the last step's sweep put back against a surface (it keeps its
+// velocity; core/kernels/time_of_impact.h). A body within one substep's travel of an obstacle then
+// passed through it (a 1000 m/s ball 2.85 m from a 0.1 m wall ended at x = +497 m). For such a step a
+// guard runs first: detection at the poses before the move and a resolution of the contacts that close
+// faster than their gaps allow (RB_STAGE_GUARD: no warm start, no impulses stored;
+// docs/solver-sequential.md, "Speculative contacts from the first substep"). A step of a scene without
+// bullets that the application did not touch runs as before, bit for bit.
+static bool has_awake_bullet(const rb_world *w)
+{
+    const rb_scene *sc = &w->scene;
+    for (int b = 0; b < sc->body_slots; ++b)
+        if ((sc->body_flags[b] & (RB_BODY_BULLET | RB_BODY_AWAKE)) == (RB_BODY_BULLET | RB_BODY_AWAKE))
+            return true;
+    return false;
+}
+
+static rb_status guard_first_move(rb_world *w, const rb_step_params *p, rb_profile *prof)
+{
+    const rb_backend_ops *o = w->ops;
+    rb_step_params guard = *p;
+    guard.stage = RB_STAGE_GUARD;
+    rb_status s;
+    if ((s = run_phase(w, o->update_bounds, &guard, &prof->bounds, "update_bounds")) != RB_OK ||
+        (s = run_phase(w, o->find_pairs, &guard, &prof->broad, "find_pairs")) != RB_OK ||
+        (s = run_phase(w, o->collide, &guard, &prof->narrow, "collide")) != RB_OK ||
+        (s = run_phase(w, o->build_batches, &guard, &prof->batches, "build_batches")) != RB_OK ||
+        (s = run_phase(w, o->solve_constraints, &guard, &prof->solve, "solve_constraints")) != RB_OK)
+        return s;
+    return RB_OK;
+}
+
 static rb_status substep_sequential(rb_world *w, const rb_step_params *p, rb_profile *prof)
 {
     const rb_backend_ops *o = w->ops;
     rb_status s;
+    if (p->substep == 0 && (w->scene.dirty || has_awake_bullet(w)) && (s = guard_first_move(w, p, prof)) != RB_OK)
+        return s;
     if ((s = run_phase(w, o->integrate_positions, p, &prof->integrate, "integrate_positions")) != RB_OK ||
         (s = run_phase(w, o->update_bounds, p, &prof->bounds, "update_bounds")) != RB_OK ||
         (s = run_phase(w, o->find_pairs, p, &prof->broad, "find_pairs")) != RB_OK ||
@@ -219,12 +262,61 @@ static const frame_fn frames[] = {
     [RB_SOLVER_SOFT] = step_soft,
 };
 
+// A failed step leaves the world as it was. Every kernel that may fail (they allocate) runs before
+// the first body moves in a frame of the soft step, and of the batched and split steps with one
+// substep; the sequential step moves positions first, and a later substep may fail after an earlier
+// one moved the bodies. For those, the CPU (whose state is this host scene) keeps the bodies' state of
+// the step's start, a few float4 per body, and puts it back after a failure. GPU backends keep their
+// state on the device: there a failure in a later substep leaves the bodies as that substep found them
+// (docs/limits.md).
+static bool step_backup_needed(const rb_world *w, const rb_step_params *p)
+{
+    return w->ops->download == NULL && w->scene.body_slots > 0 &&
+           (p->solver == RB_SOLVER_SEQUENTIAL || (p->solver != RB_SOLVER_SOFT && p->substeps > 1));
+}
+
+#define BACKUP_ARRAYS(X) X(body_pos) X(body_rot) X(body_lin_vel) X(body_ang_vel) X(body_params)
+
+static bool backup_bodies(rb_world *w)
+{
+    rb_scene *sc = &w->scene;
+    size_t n = (size_t)sc->body_slots;
+    size_t need = 5 * n * sizeof(rb_float4) + n * sizeof(uint32_t);
+    if (need > w->step_backup_size) {
+        void *p = realloc(w->step_backup, need);
+        if (!p)
+            return false;
+        w->step_backup = p;
+        w->step_backup_size = need;
+    }
+    rb_float4 *at = w->step_backup;
+#define SAVE(a) memcpy(at, sc->a, n * sizeof(rb_float4)), at += n;
+    BACKUP_ARRAYS(SAVE)
+#undef SAVE
+    memcpy(at, sc->body_flags, n * sizeof(uint32_t));
+    return true;
+}
+
+static void restore_bodies(rb_world *w)
+{
+    rb_scene *sc = &w->scene;
+    size_t n = (size_t)sc->body_slots;
+    const rb_float4 *at = w->step_backup;
+#define LOAD(a) memcpy(sc->a, at, n * sizeof(rb_float4)), at += n;
+    BACKUP_ARRAYS(LOAD)
+#undef LOAD
+    memcpy(sc->body_flags, at, n * sizeof(uint32_t));
+    for (int b = 0; b < sc->body_slots; ++b)
+        rb_scene_mark_body(sc, b, RB_DIRTY_BODY_STATE);
+}
+
 rb_status rb_world_step(rb_world_id id)
 {
     rb_status s;
     rb_world *w = rb_get_world(id, &s);
     if (!w)
         return s;
+    rb_flush_body_bound(w); // the one body whose bounding radius shapes just added left pending (core/mass.c)
     rb_profile prof;
     memset(&prof, 0, sizeof prof);
     double t_start = now_ms();
@@ -259,8 +351,21 @@ rb_status rb_world_step(rb_world_id id)
 
     rb_step_params p = resolve_params(w);
     frame_totals t = {0, 0, 0};
-    if ((s = frames[p.solver](w, &p, &prof, &t)) != RB_OK)
+    bool backup = step_backup_needed(w, &p);
+    if (backup && !backup_bodies(w))
+        return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory keeping %d bodies' state for the step",
+                       w->scene.body_slots);
+    // then the bullets' sweeps from their poses at the start of the step, whatever the solver
+    // (continuous collision, timed as narrow phase; docs/solver.md)
+    if ((s = frames[p.solver](w, &p, &prof, &t)) != RB_OK ||
+        (s = run_phase(w, w->ops->solve_continuous, &p, &prof.narrow, "solve_continuous")) != RB_OK) {
+        if (backup)
+            restore_bodies(w);
+        // the bodies are as before the step, but a backend may have rewritten part of its pairs and
+        // contacts: none are reported until a step completes (the counters keep the last completed one's)
+        w->contacts_stale = true;
         return s;
+    }
     int frozen = t.frozen, resolutions = t.resolutions, shock_batches = t.shock_batches;
     if (w->ops->end_step)
         w->ops->end_step(w->backend);

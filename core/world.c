@@ -171,6 +171,19 @@ static rb_status validate_def(const rb_world_def *d)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "unknown solver %d", (int)d->solver);
     if ((s = validate_sequential(&d->sequential)) != RB_OK)
         return s;
+    if (d->sequential.sleep_threshold > 0.0f) {
+        // pe's rule (seed 001 §5.1): a body resting on something gains |g| h per substep; a threshold at
+        // or above that lets a body that gravity is accelerating fall asleep in mid-air. h is the
+        // sequential solver's substep (gravity 0 is scaled as standard gravity, as core/step.c does).
+        int n = d->substeps > 0 ? d->substeps : 3;
+        float g = sqrtf(d->gravity.x * d->gravity.x + d->gravity.y * d->gravity.y + d->gravity.z * d->gravity.z);
+        float gh = (g < 1e-3f ? 9.81f : g) * d->time_step / (float)n;
+        if (!(d->sequential.sleep_threshold < gh))
+            return rb_fail_global(RB_ERR_INVALID_ARGUMENT,
+                                  "sequential.sleep_threshold must be < |g| h = %g m/s (gravity %g m/s², substep %g s), "
+                                  "got %g (0: automatic, |g| h / 5)",
+                                  gh, g, d->time_step / (float)n, d->sequential.sleep_threshold);
+    }
     if ((int)d->backend < RB_BACKEND_AUTO || (int)d->backend > RB_BACKEND_CUDA)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "unknown backend %d", (int)d->backend);
     if (d->threads < 0 || d->threads > 1024)
@@ -189,6 +202,9 @@ static rb_status validate_def(const rb_world_def *d)
         (s = check_non_negative("angular_sleep_tolerance", d->angular_sleep_tolerance)) != RB_OK ||
         (s = check_non_negative("time_to_sleep", d->time_to_sleep)) != RB_OK)
         return s;
+    if (d->max_pairs < 0)
+        return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "max_pairs must be >= 0 (0: 32 per shape + 65,536), got %d",
+                              d->max_pairs);
     if (d->body_capacity < 0 || d->body_capacity > RB_MAX_BODIES || d->shape_capacity < 0 ||
         d->shape_capacity > RB_MAX_SHAPES)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "capacity hints must be in [0, %d], got %d bodies, %d shapes",
@@ -199,6 +215,7 @@ static rb_status validate_def(const rb_world_def *d)
 static void free_world_memory(rb_world *w)
 {
     rb_scene_free(&w->scene);
+    free(w->step_backup);
     free(w->body_generation);
     free(w->body_user_data);
     free(w->body_first_shape);
@@ -247,6 +264,7 @@ rb_status rb_create_world(const rb_world_def *def, rb_world_id *out)
     uint16_t generation = (uint16_t)(w->generation + 1);
     memset(w, 0, sizeof *w);
     w->in_use = true; // reserve the slot; released below on failure
+    w->created_seq = rb_error_seq();
     w->generation = generation;
     w->index = slot;
     pthread_mutex_unlock(&g_worlds_lock);
@@ -514,6 +532,8 @@ rb_status rb_world_get_counters(rb_world_id id, rb_counters *out)
     w->counters.bodies = w->body_count;
     w->counters.shapes = w->shape_count;
     w->counters.body_slots = w->scene.body_slots;
+    if ((s = rb_count_imprecise_bodies(w, &w->counters.imprecise_bodies)) != RB_OK)
+        return s;
     *out = w->counters;
     return RB_OK;
 }

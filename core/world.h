@@ -24,6 +24,17 @@ typedef struct rb_world_event {
     rb_vec3 gravity;
 } rb_world_event;
 
+// Double sums over one body's shapes, in the order they were added (core/mass.c). They are kept for the
+// body whose mass changed last, so that adding n shapes to a body one after another costs O(n), not O(n²).
+typedef struct rb_mass_sums {
+    int body;                // slot + 1 of the body they belong to, 0: none
+    uint16_t generation;     // of that body
+    int head, count;         // its shape list when summed: first shape, number of shapes
+    int finite_shapes;       // shapes other than planes
+    double mass, c[3], i[6]; // density-weighted: mass, first moment, inertia about the origin (xx yy zz xy xz yz)
+    double vol, vc[3], vi[6];// the same with density 1: a body whose densities are all 0 spreads its mass by volume
+} rb_mass_sums;
+
 typedef struct rb_world {
     bool in_use;
     uint16_t generation;
@@ -42,6 +53,9 @@ typedef struct rb_world {
     int body_free_count;
     int body_count;          // live bodies
     float *body_target_mass; // mass asked for in rb_body_def (0 = from densities)
+    rb_mass_sums mass_sums;  // of the body that last gained a shape (core/mass.c)
+    int bound_pending;       // slot + 1 of a body whose bounding radius is still an upper bound, 0: none
+    uint16_t bound_pending_generation;
 
     // host-only per-shape data
     uint16_t *shape_generation;
@@ -58,7 +72,8 @@ typedef struct rb_world {
     char device_name[256];
 
     bool host_stale;         // a device backend holds newer state than the scene (download before use)
-    bool contacts_stale;     // a body or shape was destroyed since the last step: its contacts are gone
+    bool contacts_stale;     // a body or shape was destroyed, or a step failed, since the last completed step:
+                             // no pairs or contacts are reported
 
     double time;             // s simulated so far (sum of the time steps taken)
     rb_world_event *events;  // pending, in time order
@@ -67,11 +82,19 @@ typedef struct rb_world {
     rb_profile profile;
     rb_counters counters;
     char last_error[RB_ERROR_SIZE];
+    uint64_t last_error_seq; // order of that failure among all failures (errors.c), 0: none since creation
+    uint64_t created_seq;    // the failure count when the world was created
+    // The bodies' state at the start of a step whose later substeps may still fail after earlier ones
+    // moved the bodies (core/step.c): pos, rot, v, w, params per body, then the flags.
+    void *step_backup;
+    size_t step_backup_size;
 } rb_world;
 
 // Sets the world's and the thread's last error and returns `status`.
 rb_status rb_fail(rb_world *w, rb_status status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 rb_status rb_failv(rb_world *w, rb_status status, const char *fmt, va_list args);
+// How many failures have been recorded so far (all threads): orders a world's message against a thread's.
+uint64_t rb_error_seq(void);
 // snprintf that truncates on purpose (messages); never warns about it.
 void rb_format(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 // For failures without a world.
@@ -94,9 +117,17 @@ bool rb_check_quat(rb_quat *q);
 // Recomputes a body's mass, centre and inertia from its shapes (unless it has a fixed mass) and
 // keeps its origin in place. Returns RB_OK or an error for a dynamic body whose mass would be 0.
 rb_status rb_update_body_mass(rb_world *w, int body, bool check_only);
+// The same after `shape` was linked at the head of the body's list: O(1) when the body is the one whose
+// sums are kept. Leaves the bounding radius an upper bound until rb_flush_body_bound.
+rb_status rb_body_mass_add_shape(rb_world *w, int body, int shape, bool check_only);
+// Computes the bounding radius that rb_body_mass_add_shape left pending; before anything reads it (a step).
+void rb_flush_body_bound(rb_world *w);
 
 // Bring the host scene up to date before the application reads or edits it (device backends).
 rb_status rb_sync_from_backend(rb_world *w);
+// rb_counters.imprecise_bodies (core/world_origin.c): awake moving bodies whose motion in one substep
+// float positions cannot follow at their distance from the origin. Syncs the host scene first.
+rb_status rb_count_imprecise_bodies(rb_world *w, int *out);
 
 // Grows host and scene arrays to hold `n` body / shape slots. RB_ERR_OUT_OF_MEMORY on failure.
 rb_status rb_reserve_body_slots(rb_world *w, int n);

@@ -214,6 +214,7 @@ int cmd_bench(int argc, char **argv)
         goto done;
     }
     print_json(w, &o, body_state_count_type(&end, RB_BODY_DYNAMIC), &t, &q);
+    cli_warn_imprecise("bench", w);
 done:
     body_state_free(&start);
     body_state_free(&end);

@@ -288,6 +288,7 @@ int cmd_run(int argc, char **argv)
     }
     if (!o.quiet)
         print_summary(w, &o, is_file, &t, &s);
+    cli_warn_imprecise("run", w);
     if (o.out_path && (status = write_csv(o.out_path, &s)) != CLI_EXIT_OK)
         goto done;
     if (o.hash)

@@ -19,4 +19,8 @@ extern const char cmd_check_usage[];
 /// On failure prints "rubble COMMAND: <library message>" and returns CLI_EXIT_FAIL.
 int cli_create_world(const char *command, const cli_common *c, rb_world_id *out);
 
+/// After a run: prints "rubble COMMAND: warning: ..." to stderr when rb_counters.imprecise_bodies > 0,
+/// i.e. when bodies move where float positions cannot follow their motion (docs/large-worlds.md).
+void cli_warn_imprecise(const char *command, rb_world_id world);
+
 #endif

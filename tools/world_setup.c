@@ -17,3 +17,16 @@ int cli_create_world(const char *command, const cli_common *c, rb_world_id *out)
     }
     return CLI_EXIT_OK;
 }
+
+void cli_warn_imprecise(const char *command, rb_world_id world)
+{
+    rb_counters c;
+    if (rb_world_get_counters(world, &c) != RB_OK || c.imprecise_bodies == 0)
+        return;
+    fflush(stdout); // after what was printed so far, where both go to one place
+    fprintf(stderr,
+            "rubble %s: warning: %d moving bod%s too far from the origin for float positions to follow %s motion "
+            "(rb_counters.imprecise_bodies; move the origin with rb_world_shift_origin, docs/large-worlds.md)\n",
+            command, c.imprecise_bodies, c.imprecise_bodies == 1 ? "y is" : "ies are",
+            c.imprecise_bodies == 1 ? "its" : "their");
+}

@@ -10,3 +10,4 @@
 #include "device_solve.h"
 #include "device_shock.h"
 #include "device_integrate.h"
+#include "device_continuous.h"

@@ -21,6 +21,7 @@
 #include "raycast.h"
 #include "shock_levels.h"
 #include "rest_timer.h"
+#include "time_of_impact.h"
 __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   int i = get_global_id(0);
   rb_geom ga = rb_geom_make(i & 3, rb_xform_make(rb_xyz(a[2*i]), a[2*i+1]), a[2*i+2]);
@@ -119,4 +120,11 @@ __kernel void glue(__global int *ints, __global unsigned int *flags, __global rb
                 rb_body_integrate_position(&p3, &q, v, w, v, w, 0.016f);
   rb_store_vel(f4, f4, flags, i, v, w);
   xf[i] = rb_body_origin(f4[0], q, f4[1]);
+  // continuous collision: one sweep of shape 0 against shape 1
+  rb_sweep sw0 = rb_sweep_make(f4[0], f4[1], f4[2], f4[3], f4[4]), sw1 = rb_sweep_make(f4[4], f4[3], f4[2], f4[1], f4[0]);
+  rb_toi_shape ta = rb_toi_shape_make(ints[0], f4[0], f4[1], f4[2], f4[3]), tb = rb_toi_core(&ta, 0.01f);
+  int toi_state = 0;
+  f4[i].w = rb_time_of_impact(&ta, &sw0, &tb, &sw1, 0.001f, 0.0001f, 1.0f, &toi_state) +
+            rb_toi_center_clearance(&ta, &sw0, &tb, &sw1) + (float)(toi_state + rb_is_swept_bullet(flags[i]) +
+                                                                  rb_is_sweep_target(i, ints, flags));
 }
