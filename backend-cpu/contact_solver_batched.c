@@ -78,8 +78,8 @@ rb_status rb_cpu_solve_batched(rb_cpu_ctx *c, const rb_step_params *p)
 {
     int nb = c->scene->body_slots;
     // pseudo velocities start at rest every substep (integrate_positions adds them)
-    memset(c->pseudo_lin_vel, 0, sizeof *c->pseudo_lin_vel * (size_t)nb);
-    memset(c->pseudo_ang_vel, 0, sizeof *c->pseudo_ang_vel * (size_t)nb);
+    rb_zero(c->pseudo_lin_vel, sizeof *c->pseudo_lin_vel * (size_t)nb);
+    rb_zero(c->pseudo_ang_vel, sizeof *c->pseudo_ang_vel * (size_t)nb);
     if (c->manifold_count == 0)
         return RB_OK;
     rb_solve_settings st;

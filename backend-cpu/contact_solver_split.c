@@ -111,8 +111,8 @@ static void sweep(rb_cpu_ctx *c, int op, rb_solve_settings set, float threshold)
 rb_status rb_cpu_solve_split(rb_cpu_ctx *c, const rb_step_params *p)
 {
     int nb = c->scene->body_slots;
-    memset(c->pseudo_lin_vel, 0, sizeof *c->pseudo_lin_vel * (size_t)nb);
-    memset(c->pseudo_ang_vel, 0, sizeof *c->pseudo_ang_vel * (size_t)nb);
+    rb_zero(c->pseudo_lin_vel, sizeof *c->pseudo_lin_vel * (size_t)nb);
+    rb_zero(c->pseudo_ang_vel, sizeof *c->pseudo_ang_vel * (size_t)nb);
     if (c->edge_count == 0)
         return RB_OK;
     if (!c->split && !(c->split = calloc(1, sizeof *c->split)))

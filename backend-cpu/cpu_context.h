@@ -3,6 +3,7 @@
 #ifndef RB_CPU_CONTEXT_H
 #define RB_CPU_CONTEXT_H
 
+#include <string.h>
 #include <stdint.h>
 
 #ifdef _OPENMP
@@ -54,6 +55,14 @@ typedef struct rb_cpu_solver_ops {
     int rest_rules;        // integrate_velocities applies pe's wake rules 5, 6 and gravity damping
     int current_inertia;   // integrate_positions keeps cur_inv_inertia_* (passes between substeps)
 } rb_cpu_solver_ops;
+
+// memset to 0 of n bytes that may be 0 with a NULL array (a world that never had a body, or no
+// contacts yet): memset(NULL, 0, 0) is undefined behaviour.
+static inline void rb_zero(void *p, size_t n)
+{
+    if (n > 0)
+        memset(p, 0, n);
+}
 
 struct rb_cpu_ctx {
     rb_scene *scene;

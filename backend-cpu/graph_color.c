@@ -41,7 +41,7 @@ int rb_cpu_wake_marked_groups(rb_cpu_ctx *c)
             ++woke;
         }
     }
-    memset(c->wake_group, 0, (size_t)s->body_slots);
+    rb_zero(c->wake_group, (size_t)s->body_slots);
     return woke;
 }
 
@@ -85,7 +85,7 @@ static void prepare_constraints(rb_cpu_ctx *c, float slop)
 static void color_constraints(rb_cpu_ctx *c)
 {
     const rb_scene *s = c->scene;
-    memset(c->color_mask, 0, sizeof *c->color_mask * (size_t)s->body_slots);
+    rb_zero(c->color_mask, sizeof *c->color_mask * (size_t)s->body_slots);
     c->color_count = rb_color_edges(c->edge_count, c->edges, s->body_flags, c->color_mask, c->constraint_color,
                                     c->color_order, c->color_start);
 }
@@ -97,7 +97,7 @@ rb_status rb_cpu_build_colored(rb_cpu_ctx *c, const rb_step_params *p)
     c->batch_count = 0;
     // Waking a group brings back contacts the broad phase skipped while it slept, so detection runs
     // again. Each round wakes at least one group, so this ends; in practice it runs once or twice.
-    memset(c->wake_group, 0, (size_t)c->scene->body_slots);
+    rb_zero(c->wake_group, (size_t)c->scene->body_slots);
     while (mark_touched_sleepers(c) > 0) {
         rb_cpu_wake_marked_groups(c);
         rb_status s;

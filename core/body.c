@@ -124,9 +124,10 @@ static rb_status validate_body_def(rb_world *w, const rb_body_def *d, rb_quat *r
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "angular_damping must be finite and >= 0, got %g", d->angular_damping);
     if (!isfinite(d->gravity_scale))
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "gravity_scale must be finite, got %g", d->gravity_scale);
-    if (!(d->mass >= 0.0f) || !isfinite(d->mass))
-        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "body mass must be finite and >= 0 (0 = from shape densities), got %g",
-                       d->mass);
+    // 1.4e-45 kg was accepted: a body without shapes then had inertia 0 and an infinite inverse mass
+    if (!(d->mass == 0.0f || (d->mass >= 1e-30f && d->mass <= 1e30f)))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT,
+                       "body mass must be 0 (from shape densities) or in [1e-30, 1e30] kg, got %g", d->mass);
     if (d->type != RB_BODY_DYNAMIC && d->mass > 0.0f)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "only dynamic bodies have a mass; got mass %g on a %s body", d->mass,
                        d->type == RB_BODY_STATIC ? "static" : "kinematic");

@@ -272,10 +272,15 @@ rb_status rb_body_set_mass_data(rb_body_id id, const rb_mass_data *data)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_body_set_mass_data: data must not be NULL");
     if (rb_scene_body_type(&w->scene, b) != RB_BODY_DYNAMIC_T)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "mass data applies to dynamic bodies only");
-    if (!(data->mass > 0.0f) || !isfinite(data->mass))
-        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "a dynamic body needs a finite mass > 0, got %g", data->mass);
+    // the range in which a mass, its inverse and an inertia of m r² stay normal floats
+    if (!(data->mass >= 1e-30f && data->mass <= 1e30f))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "a dynamic body's mass must be in [1e-30, 1e30] kg, got %g", data->mass);
     if (!rb_finite_vec3(data->center) || !rb_finite_vec3(data->inertia) || !rb_finite_vec3(data->inertia_products))
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "mass data centre and inertia must be finite");
+    // as shape sizes and offsets: a centre 4e37 m from the origin put the body's origin at -inf
+    if (!(fabsf(data->center.x) <= 1e6f && fabsf(data->center.y) <= 1e6f && fabsf(data->center.z) <= 1e6f))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "mass data centre must be within 1e6 m of the body origin, got (%g, %g, %g)",
+                       data->center.x, data->center.y, data->center.z);
     // positive definite (Sylvester: leading principal minors > 0)
     rb_vec3 d = data->inertia, o = data->inertia_products;
     double m1 = d.x;

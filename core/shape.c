@@ -291,16 +291,18 @@ rb_status rb_create_plane_shape(rb_body_id body, const rb_shape_def *def, const 
         return s;
     if (!plane)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "plane must not be NULL");
-    float len = sqrtf(plane->normal.x * plane->normal.x + plane->normal.y * plane->normal.y +
-                      plane->normal.z * plane->normal.z);
-    if (!rb_finite_vec3(plane->normal) || !(len > 1e-6f))
+    // in double: |n|² of a float normal longer than ~1.8e19 overflows float, and n / inf was (0, 0, 0)
+    double len = sqrt((double)plane->normal.x * plane->normal.x + (double)plane->normal.y * plane->normal.y +
+                      (double)plane->normal.z * plane->normal.z);
+    if (!rb_finite_vec3(plane->normal) || !(len > 1e-6))
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "plane normal must be finite and non-zero, got (%g, %g, %g)",
                        plane->normal.x, plane->normal.y, plane->normal.z);
     if (!isfinite(plane->offset))
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "plane offset must be finite, got %g", plane->offset);
     // (n, d) scaled together so the plane stays the same set of points
     return create_shape(body, def, RB_GEOM_PLANE,
-                        rb_f4(plane->normal.x / len, plane->normal.y / len, plane->normal.z / len, plane->offset / len),
+                        rb_f4((float)(plane->normal.x / len), (float)(plane->normal.y / len),
+                              (float)(plane->normal.z / len), (float)(plane->offset / len)),
                         out);
 }
 

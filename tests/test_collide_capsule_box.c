@@ -485,6 +485,81 @@ static void test_random_capsule_box_pairs_agree_with_brute_force_distance(void *
     assert_true(st.contacts > 1500 && st.deep > 100 && st.speculative > 200 && st.two_points > 100);
 }
 
+// ---- speculative contacts at large margins (fast bodies) ----
+
+static void test_capsule_above_a_wall_edge_touches_it_at_the_true_distance(void **state)
+{
+    (void)state;
+    // A capsule (half length 0.05, radius 0.03, upright) shot at 100 m/s towards the top edge of a 0.1 m
+    // wall (x in [-0.05, 0.05], y <= 1), a frame before it gets there (margin 0.576 from its speed):
+    // its lower end (-0.3276, 1.0194) is (0.2776, -0.0194) from the wall's top left edge, 0.278277 away,
+    // minus the radius 0.248277. One point, midway between the capsule's surface and the edge, the
+    // normal along the gap.
+    rb_geom cap = capsule_at(rb_f3(-0.3276f, 1.0694f, 0.0f), rb_quat_identity(), 0.05f, 0.03f);
+    rb_geom wall = box_at(rb_f3(0.0f, 0.0f, 0.0f), rb_quat_identity(), rb_f3(0.05f, 1.0f, 1.0f));
+    double gx = 0.2776, gy = -0.0194, dist = sqrt(gx * gx + gy * gy);
+    rb_manifold m = collide_from_garbage(rb_collide_capsule_box, cap, wall, 0.576f);
+    assert_int_equal(m.count, 1);
+    assert_normal(m, (float)(gx / dist), (float)(gy / dist), 0.0f, 2e-5f);
+    assert_float_equal(m.points[0].separation, (float)(dist - 0.03), 2e-5f);
+    double mid = 0.5 * (0.03 + dist);
+    find_point(m, rb_f3((float)(-0.3276 + mid * gx / dist), (float)(1.0194 + mid * gy / dist), 0.0f), 2e-5f);
+    // the margin decides on that distance
+    assert_int_equal(collide_from_garbage(rb_collide_capsule_box, cap, wall, 0.248f).count, 0);
+    assert_int_equal(collide_from_garbage(rb_collide_capsule_box, cap, wall, 0.2485f).count, 1);
+}
+
+static void test_random_capsules_near_boxes_touch_at_their_true_distance_at_large_margins(void **state)
+{
+    (void)state;
+    // Pairs slid apart to a true separation (segment distance - radius) drawn in (0, 1.5 margin), for
+    // the margins of fast bodies: a contact below the margin, none above it; the deepest separation is
+    // the true one, or up to RB_CAPSULE_BOX_FACE_SLACK (0.5 mm) more where a face contact stands in for
+    // a normal within a degree of the face's; no point below it.
+    const float margins[2] = {0.1f, 0.6f};
+    for (int k = 0; k < 2; ++k) {
+        float margin = margins[k];
+        int below = 0, above = 0;
+        rng_state = 515u + (uint32_t)k;
+        for (int iter = 0; iter < 1500; ++iter) {
+            rb_geom cap, box;
+            random_pair(0, &cap, &box);
+            rb_float3 dir = rb_normalize(random_vec(-1.0f, 1.0f));
+            double r = (double)cap.params.y, target = (double)frand(0.0f, 1.5f * margin);
+            float t0 = 0.0f, t1 = rb_len(rb_xyz(box.params)) + cap.params.x + cap.params.y + 2.0f * margin;
+            for (int i = 0; i < 40; ++i) {
+                float t = 0.5f * (t0 + t1);
+                cap.xf.p = rb_mad(box.xf.p, t, dir);
+                if (segment_box_distance(cap, box) - r < target)
+                    t0 = t;
+                else
+                    t1 = t;
+            }
+            cap.xf.p = rb_mad(box.xf.p, t1, dir);
+            double sep = segment_box_distance(cap, box) - r;
+            if (sep <= 1e-4 || fabs(sep - (double)margin) < 1e-4)
+                continue;
+            rb_manifold m = collide_from_garbage(rb_collide_capsule_box, cap, box, margin);
+            if (sep > (double)margin) {
+                ++above;
+                if (m.count != 0)
+                    fail_msg("margin %g iteration %d: %g apart but %d points", (double)margin, iter, sep, m.count);
+                continue;
+            }
+            ++below;
+            if (m.count == 0)
+                fail_msg("margin %g iteration %d: %g apart, no point", (double)margin, iter, sep);
+            double deepest = 1e30;
+            for (int i = 0; i < m.count; ++i)
+                deepest = fmin(deepest, (double)m.points[i].separation);
+            if (deepest < sep - 1e-4 || deepest > sep + 5e-4 + 1e-4)
+                fail_msg("margin %g iteration %d: deepest separation %g, true %g", (double)margin, iter, deepest, sep);
+        }
+        print_message("margin %g: %d below, %d above\n", (double)margin, below, above);
+        assert_true(below > 800 && above > 300);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -502,6 +577,8 @@ int main(void)
         cmocka_unit_test(test_capsule_farther_than_the_margin_has_no_contact),
         cmocka_unit_test(test_feature_ids_survive_a_tiny_perturbation_and_are_unique),
         cmocka_unit_test(test_random_capsule_box_pairs_agree_with_brute_force_distance),
+        cmocka_unit_test(test_capsule_above_a_wall_edge_touches_it_at_the_true_distance),
+        cmocka_unit_test(test_random_capsules_near_boxes_touch_at_their_true_distance_at_large_margins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
