@@ -225,8 +225,9 @@ static rb_solver_body current_body(const rb_cpu_ctx *c, int b)
 // Before the first pass after the bodies moved (each relax; the next substep's solve sees the same
 // poses): the speculative
 // points between two moving bodies get rows at the current poses (rb_contact_refresh_point), so a
-// glancing hit keeps the angular momentum (|dL|/|L| 4e-3 without, 1e-6 with). Resting contacts move too
-// little in a frame for it to matter, and keep the frame's rows.
+// glancing hit keeps the angular momentum (|dL|/|L| 4e-3 without, 1e-6 with), or, once the two bodies
+// have slid past each other (rb_contact_shadows_overlap), none (rb_contact_retire_point). Resting
+// contacts move too little in a frame for it to matter, and keep the frame's rows.
 int rb_soft_refresh_constraint(rb_cpu_ctx *c, int j, float slop)
 {
     const rb_contact_constraint *k = &c->constraints[j];
@@ -239,9 +240,19 @@ int rb_soft_refresh_constraint(rb_cpu_ctx *c, int j, float slop)
     if (!any)
         return 0;
     rb_solver_body A = current_body(c, k->body_a), B = current_body(c, k->body_b);
-    for (int i = 0; i < k->count; ++i)
-        if (pts[i].separation > slop)
+    const rb_float4 *centre = c->scene->body_local_center; // w: bounding radius about the centre of mass
+    int touchable = rb_contact_shadows_overlap(rb_sub(B.p, A.p), k->normal, centre[k->body_a].w, centre[k->body_b].w);
+    for (int i = 0; i < k->count; ++i) {
+        if (pts[i].separation <= slop)
+            continue;
+        if (touchable) {
             rb_contact_refresh_point(k, &pts[i], &A, &B);
+        } else {
+            rb_contact_retire_point(&pts[i]);
+            if (i == 0)
+                pts[0].twist_impulse = 0.0f; // a one-point contact's torsional row goes with it
+        }
+    }
     return 1;
 }
 

@@ -85,6 +85,7 @@ typedef struct shock_point {
     rb_wv ra_x, rb_x, ia_x, ib_x;
     rb_wv local_a, local_b;
     rb_wf separation, accumulated;
+    rb_wf row_mass; // the normal row's effective mass: 0 for a retired closing point (rb_contact_retire_point)
 } shock_point;
 
 // One round of a shock group: each lane's body against one of its supports. Laid out at the frame's
@@ -633,6 +634,26 @@ static inline void make_row(wide_row *r, rb_wm need, rb_wv ra, rb_wv rb, rb_wv d
     r->mass = w_select(need, mass, r->mass);
 }
 
+// rb_contact_shadows_overlap
+static inline rb_wm shadows_overlap(rb_wv d, rb_wv n, rb_wf radius_a, rb_wf radius_b)
+{
+    rb_wv across = wv_mad(d, -wv_dot(d, n), n);
+    rb_wf reach = radius_a + radius_b;
+    return wv_dot(across, across) <= reach * reach;
+}
+
+// rb_contact_retire_point where `drop`: lever arms, mass and impulse zero
+static inline void clear_row(wide_row *r, rb_wm drop)
+{
+    rb_wf zero = w_splat(0.0f);
+    r->ra_x = (rb_wv){w_select(drop, zero, r->ra_x.x), w_select(drop, zero, r->ra_x.y), w_select(drop, zero, r->ra_x.z)};
+    r->rb_x = (rb_wv){w_select(drop, zero, r->rb_x.x), w_select(drop, zero, r->rb_x.y), w_select(drop, zero, r->rb_x.z)};
+    r->ia_x = (rb_wv){w_select(drop, zero, r->ia_x.x), w_select(drop, zero, r->ia_x.y), w_select(drop, zero, r->ia_x.z)};
+    r->ib_x = (rb_wv){w_select(drop, zero, r->ib_x.x), w_select(drop, zero, r->ib_x.y), w_select(drop, zero, r->ib_x.z)};
+    r->mass = w_select(drop, zero, r->mass);
+    r->impulse = w_select(drop, zero, r->impulse);
+}
+
 // The current body of each lane (current_body in contact_solver_soft.c): world inverse inertia at the
 // current orientation, as integrate_positions left it.
 static inline rb_wm3 current_inv_inertia(const rb_cpu_ctx *c, const int *idx, rb_wf *inv_mass)
@@ -644,8 +665,9 @@ static inline rb_wm3 current_inv_inertia(const rb_cpu_ctx *c, const int *idx, rb
     return (rb_wm3){{d.x, o.x, o.y}, {o.x, d.y, o.z}, {o.y, o.z, d.z}}; // rb_mat3_symmetric
 }
 
-// rb_contact_refresh_point on every closing point (separation > slop) between two moving bodies
-RB_WIDE_CLONES static void refresh_group(rb_cpu_ctx *c, const wide_constraint *wc, float slop)
+// rb_contact_refresh_point on every closing point (separation > slop) between two moving bodies, or
+// rb_contact_retire_point once the bodies have slid past each other (rb_contact_shadows_overlap)
+RB_WIDE_CLONES static void refresh_group(rb_cpu_ctx *c, wide_constraint *wc, float slop)
 {
     wide_point *pts = &wide_of(c)->points[wc->first_point];
     int np = wc->point_count, any = 0;
@@ -661,6 +683,11 @@ RB_WIDE_CLONES static void refresh_group(rb_cpu_ctx *c, const wide_constraint *w
     rb_wq qa = gather_rot(s->body_rot, wc->body_a), qb = gather_rot(s->body_rot, wc->body_b);
     rb_wf ima, imb;
     rb_wm3 iia = current_inv_inertia(c, wc->body_a, &ima), iib = current_inv_inertia(c, wc->body_b, &imb);
+    rb_wv unused;
+    rb_wf radius_a, radius_b; // bounding radii about the centres of mass
+    gather4(s->body_local_center, wc->body_a, &none_zero, &unused.x, &unused.y, &unused.z, &radius_a);
+    gather4(s->body_local_center, wc->body_b, &none_zero, &unused.x, &unused.y, &unused.z, &radius_b);
+    rb_wm touchable = shadows_overlap(wv_sub(pb, pa), wc->normal, radius_a, radius_b);
     for (int i = 0; i < np; ++i) {
         if (!w_any(need[i]))
             continue;
@@ -668,9 +695,18 @@ RB_WIDE_CLONES static void refresh_group(rb_cpu_ctx *c, const wide_constraint *w
         rb_wv xa = wv_add(pa, wq_rotate(qa, p->local_a)), xb = wv_add(pb, wq_rotate(qb, p->local_b));
         rb_wv x = wv_scale(wv_add(xa, xb), w_splat(0.5f));
         rb_wv ra = wv_sub(x, pa), rb = wv_sub(x, pb);
-        make_row(&p->n, need[i], ra, rb, wc->normal, ima, imb, iia, iib);
-        make_row(&p->t1, need[i], ra, rb, p->tangent1, ima, imb, iia, iib);
-        make_row(&p->t2, need[i], ra, rb, p->tangent2, ima, imb, iia, iib);
+        rb_wm keep = need[i] & touchable;
+        make_row(&p->n, keep, ra, rb, wc->normal, ima, imb, iia, iib);
+        make_row(&p->t1, keep, ra, rb, p->tangent1, ima, imb, iia, iib);
+        make_row(&p->t2, keep, ra, rb, p->tangent2, ima, imb, iia, iib);
+        rb_wm drop = need[i] & ~keep;
+        if (w_any(drop)) {
+            clear_row(&p->n, drop);
+            clear_row(&p->t1, drop);
+            clear_row(&p->t2, drop);
+            if (i == 0)
+                wc->twist_impulse = w_select(drop, w_splat(0.0f), wc->twist_impulse);
+        }
     }
 }
 
@@ -772,6 +808,7 @@ static int load_support(const rb_cpu_ctx *c, int j, int l, shock_point *sp)
             lane_set(&sp[i].local_b, l, p->local_b);
             sp[i].separation[l] = p->separation;
             sp[i].accumulated[l] = p->n.impulse;
+            sp[i].row_mass[l] = p->n.mass;
         }
         return k->count;
     }
@@ -786,6 +823,7 @@ static int load_support(const rb_cpu_ctx *c, int j, int l, shock_point *sp)
         lane_set(&sp[i].local_b, l, lane_get(&q[i].local_b, ql));
         sp[i].separation[l] = q[i].separation[ql];
         sp[i].accumulated[l] = q[i].n.impulse[ql];
+        sp[i].row_mass[l] = q[i].n.mass[ql];
     }
     return k->count;
 }
@@ -864,7 +902,7 @@ RB_WIDE_CLONES static void shock_round(rb_cpu_ctx *c, const shock_edge *e, const
         // rb_row_mass_one_side
         rb_wf k = im + w_select(side_b, wv_dot(p->rb_x, p->ib_x), wv_dot(p->ra_x, p->ia_x));
         rb_wf mass = w_select(k > zero, 1.0f / w_select(k > zero, k, w_splat(1.0f)), zero);
-        mass_of[i] = w_select(has[i], mass * mass_scale, zero);
+        mass_of[i] = w_select(has[i] & (p->row_mass > zero), mass * mass_scale, zero);
         extra[i] = zero;
     }
     rb_wm active = has[0];
