@@ -197,7 +197,9 @@ RB_API rb_status rb_destroy_world(rb_world_id world);
 
 /// Advance by the world's time step (rb_world_set_time_step), in its number of substeps.
 /// RB_ERR_NUMERIC if a body's state became non-finite: that body is restored to its state before the
-/// step and frozen (its neighbours are unaffected); the step itself completed.
+/// step and frozen (its neighbours are unaffected); the step itself completed. A frozen body stays out
+/// of the simulation until the application sets its state: rb_body_set_awake(true), set_transform,
+/// set_linear_velocity / set_angular_velocity, or a force or impulse with wake = true returns it.
 RB_API rb_status rb_world_step(rb_world_id world);
 
 typedef struct rb_world_info {
@@ -246,7 +248,7 @@ RB_API rb_status rb_world_get_profile(rb_world_id world, rb_profile *out);
 
 typedef struct rb_counters {
     int bodies;        ///< live bodies (all types)
-    int awake_bodies;  ///< awake dynamic and kinematic bodies
+    int awake_bodies;  ///< awake dynamic and kinematic bodies, now (after the calls since the last step)
     int shapes;
     int pairs;         ///< broad-phase candidate pairs, last step
     int manifolds;     ///< touching shape pairs, last step
@@ -256,7 +258,7 @@ typedef struct rb_counters {
     int shock_batches; ///< sequential: batches that needed shock propagation in the last step
     int unresolved;    ///< sequential: contacts still closing after the last substep's resolution
     int uncorrected;   ///< sequential: contacts still deeper than penetration_threshold after the last substep's correction
-    int frozen_bodies; ///< bodies frozen after a non-finite state
+    int frozen_bodies; ///< bodies frozen after a non-finite state, now (see rb_world_step)
     int body_slots;    ///< slots in use or freed; bulk functions index [0, body_slots)
     int imprecise_bodies; ///< awake bodies faster than linear_sleep_tolerance, so far from the origin that a
                           ///< float position cannot follow their motion: under 50 ulps of their largest
@@ -355,7 +357,8 @@ typedef struct rb_mass_data {
 
 RB_API rb_status rb_body_get_mass_data(rb_body_id body, rb_mass_data *out);
 /// Overrides the mass from shapes until the next shape is added or removed. Dynamic bodies only;
-/// mass must be > 0 and the inertia tensor positive definite.
+/// mass must be > 0 and the inertia tensor positive definite. Kept while the body is static or
+/// kinematic (whose mass reads 0) and in force again when it turns dynamic.
 RB_API rb_status rb_body_set_mass_data(rb_body_id body, const rb_mass_data *data);
 RB_API rb_status rb_body_get_mass(rb_body_id body, float *out);
 

@@ -312,10 +312,22 @@ static rb_status build_levelled(rb_cpu_ctx *c, const rb_step_params *p)
     return s != RB_OK ? s : rb_cpu_build_shock_levels(c, p->gravity);
 }
 
+// The guard's solve is followed by integrate_positions, which freezes a non-finite body itself.
 static rb_status solve_sequential(rb_cpu_ctx *c, const rb_step_params *p)
 {
     rb_seq_solve(c, p);
+    if (p->stage != RB_STAGE_GUARD)
+        rb_cpu_freeze_non_finite_velocities(c);
     return RB_OK;
+}
+
+// The relax pass runs after the substep's integrate_positions.
+static rb_status solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
+{
+    rb_status s = rb_cpu_solve_soft(c, p);
+    if (s == RB_OK && p->stage == RB_STAGE_RELAX)
+        rb_cpu_freeze_non_finite_velocities(c);
+    return s;
 }
 
 static rb_status sleep_sequential(rb_cpu_ctx *c, const rb_step_params *p)
@@ -333,7 +345,7 @@ static const rb_cpu_solver_ops split = {
     .pseudo_velocities = 1,
 };
 static const rb_cpu_solver_ops soft = {
-    .build = build_levelled, .solve = rb_cpu_solve_soft, .sleep = rb_cpu_sleep_islands,
+    .build = build_levelled, .solve = solve_soft, .sleep = rb_cpu_sleep_islands,
     .current_inertia = 1,
 };
 static const rb_cpu_solver_ops sequential = {

@@ -611,12 +611,12 @@ static void store_contacts(rb_cpu_ctx *c)
         for (int j = 0; j < m->m.count; ++j) {
             const rb_seq_contact *q = &c->seq[first + j];
             float in = rb_dot(q->impulse, q->normal);
-            m->normal_impulse[j] = in;
-            m->friction_impulse[j] = rb_mad(q->impulse, -in, q->normal);
+            rb_float3 friction = rb_mad(q->impulse, -in, q->normal);
             if (patch >= 0) {
                 float share = np > 0.0f ? rb_maxf(q->normal_impulse, 0.0f) / np : 1.0f / (float)m->m.count;
-                m->friction_impulse[j] = rb_add(m->friction_impulse[j], rb_scale(fp, share));
+                friction = rb_add(friction, rb_scale(fp, share));
             }
+            rb_contact_manifold_set_impulse(m, j, in, friction);
             m->m.points[j].point = q->point;
             m->m.points[j].separation = q->separation;
             m->carried_impact[j] = q->stopped; // the narrow phase hands it to next substep's contact

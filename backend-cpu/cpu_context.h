@@ -201,6 +201,7 @@ rb_status rb_cpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params *p);
 rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *p);
+void rb_cpu_freeze_non_finite_velocities(rb_cpu_ctx *c);
 // The constraint graph of this step's manifolds (constraint_graph.c); build_batches starts with it.
 rb_status rb_cpu_build_edges(rb_cpu_ctx *c);
 // build_batches of the batched, split and soft solvers: waking, colours, constraints (graph_color.c).

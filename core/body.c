@@ -32,8 +32,9 @@ rb_status rb_reserve_body_slots(rb_world *w, int n)
     int cap = w->scene.body_capacity > 0 ? w->scene.body_capacity : 64;
     while (cap < n)
         cap = cap < RB_MAX_BODIES / 2 ? cap * 2 : RB_MAX_BODIES;
-    int old = w->scene.body_capacity;
-    // host arrays are sized with the scene: grow them first against the old scene capacity
+    // host arrays are sized with the scene: grow them first against the old scene capacity (a world
+    // created with a capacity hint has a scene capacity before it has host arrays)
+    int old = w->body_generation ? w->scene.body_capacity : 0;
     void *p;
 #define GROW(field, type)                                                                          \
     if (!(p = grow_array(w->field, old, cap, sizeof(type))))                                       \
@@ -45,11 +46,13 @@ rb_status rb_reserve_body_slots(rb_world *w, int n)
     GROW(body_shape_count, int)
     GROW(body_free, int)
     GROW(body_target_mass, float)
+    if (w->body_mass_data) {
+        GROW(body_mass_data, rb_mass_data)
+    }
 #undef GROW
-    // New slots start at the world's generation, so an id kept from an earlier world in the same
-    // world slot is unlikely to match a body of this one.
+    // above every generation an earlier world in this world slot issued (world.h: id_generation_base)
     for (int i = old; i < cap; ++i)
-        w->body_generation[i] = w->generation;
+        w->body_generation[i] = w->id_generation_base;
     if (!rb_scene_reserve_bodies(&w->scene, cap))
         return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing bodies to %d", cap);
     return RB_OK;
@@ -109,9 +112,10 @@ static rb_status validate_body_def(rb_world *w, const rb_body_def *d, rb_quat *r
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "body def was not initialised with rb_default_body_def()");
     if ((int)d->type < RB_BODY_STATIC || (int)d->type > RB_BODY_DYNAMIC)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "body type must be static, kinematic or dynamic, got %d", (int)d->type);
-    if (!rb_finite_vec3(d->position))
-        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "body position must be finite, got (%g, %g, %g)", d->position.x,
-                       d->position.y, d->position.z);
+    if (!rb_in_coordinate_range(rb_f3(d->position.x, d->position.y, d->position.z))) // NaN fails too
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT,
+                       "body position must be finite and within %g m of the origin on each axis, got (%g, %g, %g)",
+                       RB_COORDINATE_LIMIT, d->position.x, d->position.y, d->position.z);
     *rotation = d->rotation;
     if (!rb_check_quat(rotation))
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "body rotation must be a finite unit quaternion, got (%g, %g, %g, %g)",
@@ -245,6 +249,68 @@ rb_status rb_world_get_body_id(rb_world_id wid, int slot, rb_body_id *out)
     return RB_OK;
 }
 
+void rb_unfreeze_body(rb_world *w, int b)
+{
+    rb_scene *sc = &w->scene;
+    if (sc->body_flags[b] & RB_BODY_FROZEN) {
+        sc->body_flags[b] &= ~RB_BODY_FROZEN;
+        rb_scene_mark_body(sc, b, RB_DIRTY_BODY_STATE);
+    }
+    rb_wake_body(w, b);
+}
+
+void rb_count_body_states(const rb_world *w, int *awake, int *frozen)
+{
+    const rb_scene *sc = &w->scene;
+    int a = 0, f = 0;
+    for (int b = 0; b < sc->body_slots; ++b) {
+        uint32_t flags = sc->body_flags[b];
+        if (!(flags & RB_BODY_ALIVE))
+            continue;
+        f += (flags & RB_BODY_FROZEN) != 0;
+        a += (flags & RB_BODY_AWAKE) && (flags & RB_BODY_TYPE_MASK) != RB_BODY_STATIC_T; // rb_joins_islands
+    }
+    *awake = a;
+    *frozen = f;
+}
+
+// Removes the free-list entries at or above `slots` (a stack of n entries), keeping the others' order.
+static int drop_free_slots(int *free_list, int n, int slots)
+{
+    int kept = 0;
+    for (int i = 0; i < n; ++i)
+        if (free_list[i] < slots)
+            free_list[kept++] = free_list[i];
+    return kept;
+}
+
+void rb_trim_free_slots(rb_world *w, int body_slots, int shape_slots)
+{
+    rb_scene *sc = &w->scene;
+    if (body_slots < sc->body_slots) {
+        for (int b = body_slots; b < sc->body_slots; ++b)
+            if (sc->body_flags[b] & RB_BODY_ALIVE)
+                return; // not all free: keep every slot (never happens for a load's own bodies)
+        w->body_free_count = drop_free_slots(w->body_free, w->body_free_count, body_slots);
+        sc->body_slots = body_slots;
+        if (sc->dirty_body_hi > body_slots)
+            sc->dirty_body_hi = body_slots;
+        if (sc->dirty_body_lo > sc->dirty_body_hi)
+            sc->dirty_body_lo = sc->dirty_body_hi;
+    }
+    if (shape_slots < sc->shape_slots) {
+        for (int sh = shape_slots; sh < sc->shape_slots; ++sh)
+            if (sc->shape_body[sh] >= 0)
+                return;
+        w->shape_free_count = drop_free_slots(w->shape_free, w->shape_free_count, shape_slots);
+        sc->shape_slots = shape_slots;
+        if (sc->dirty_shape_hi > shape_slots)
+            sc->dirty_shape_hi = shape_slots;
+        if (sc->dirty_shape_lo > sc->dirty_shape_hi)
+            sc->dirty_shape_lo = sc->dirty_shape_hi;
+    }
+}
+
 void rb_wake_body(rb_world *w, int b)
 {
     rb_scene *sc = &w->scene;
@@ -374,15 +440,16 @@ void rb_body_place(rb_world *w, int b, rb_vec3 p, rb_quat q)
 rb_status rb_body_set_transform(rb_body_id id, rb_vec3 position, rb_quat rotation)
 {
     BODY_OR_RETURN(id, w, b)
-    if (!rb_finite_vec3(position))
-        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "position must be finite, got (%g, %g, %g)", position.x, position.y,
-                       position.z);
+    if (!rb_in_coordinate_range(rb_f3(position.x, position.y, position.z)))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT,
+                       "position must be finite and within %g m of the origin on each axis, got (%g, %g, %g)",
+                       RB_COORDINATE_LIMIT, position.x, position.y, position.z);
     rb_quat q = rotation;
     if (!rb_check_quat(&q))
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rotation must be a finite unit quaternion, got (%g, %g, %g, %g)",
                        rotation.x, rotation.y, rotation.z, rotation.w);
     rb_body_place(w, b, position, q);
-    rb_wake_body(w, b);
+    rb_unfreeze_body(w, b);
     return RB_OK;
 }
 
@@ -414,8 +481,8 @@ static rb_status set_velocity(rb_body_id id, rb_vec3 v, bool angular)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "a static body cannot move; make it kinematic or dynamic first");
     rb_float4 *dst = angular ? &w->scene.body_ang_vel[b] : &w->scene.body_lin_vel[b];
     *dst = rb_f4(v.x, v.y, v.z, 0.0f);
-    if (v.x != 0.0f || v.y != 0.0f || v.z != 0.0f)
-        rb_wake_body(w, b);
+    if (v.x != 0.0f || v.y != 0.0f || v.z != 0.0f || (w->scene.body_flags[b] & RB_BODY_FROZEN))
+        rb_unfreeze_body(w, b);
     rb_scene_mark_body(&w->scene, b, RB_DIRTY_BODY_STATE);
     return RB_OK;
 }
@@ -439,16 +506,16 @@ static rb_world *force_target(rb_body_id id, int *b, bool wake, rb_vec3 a, rb_ve
         return NULL;
     }
     uint32_t f = w->scene.body_flags[*b];
-    if ((f & RB_BODY_TYPE_MASK) != RB_BODY_DYNAMIC_T || (f & RB_BODY_FROZEN)) {
+    if ((f & RB_BODY_TYPE_MASK) != RB_BODY_DYNAMIC_T) {
         *skip = true;
         return w;
     }
-    if (!(f & RB_BODY_AWAKE)) {
+    if (!(f & RB_BODY_AWAKE)) { // asleep or frozen: acts only if it may wake the body
         if (!wake) {
             *skip = true;
             return w;
         }
-        rb_wake_body(w, *b);
+        rb_unfreeze_body(w, *b);
     }
     return w;
 }
@@ -625,7 +692,7 @@ rb_status rb_body_set_awake(rb_body_id id, bool awake)
     if ((f & RB_BODY_TYPE_MASK) == RB_BODY_STATIC_T)
         return awake ? rb_fail(w, RB_ERR_INVALID_ARGUMENT, "a static body cannot be woken") : RB_OK;
     if (awake) {
-        rb_wake_body(w, b);
+        rb_unfreeze_body(w, b);
     } else if (f & RB_BODY_AWAKE) {
         if (!w->settings.enable_sleep)
             return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "sleeping is disabled in this world; enable it first");

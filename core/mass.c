@@ -6,6 +6,7 @@
 // about the centre of mass needs a pass over the shapes, so while shapes are being added it is an upper
 // bound, made exact once per body (rb_flush_body_bound) before a step reads it.
 #include <float.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/mass_properties.h"
@@ -168,9 +169,12 @@ static rb_status apply_sums(rb_world *w, int b, const rb_mass_sums *m, bool chec
         return RB_OK;
     }
     if (sc->body_flags[b] & RB_BODY_FIXED_MASS) {
+        // from what the application set, which a static or kinematic spell zeroed in the scene
         if (!check_only) {
-            rb_float4 d = sc->body_inertia_diag[b], o = sc->body_inertia_offdiag[b];
-            store_mass(w, b, d.w, rb_xyz(sc->body_local_center[b]), rb_xyz(d), rb_xyz(o), added);
+            const rb_mass_data *d = &w->body_mass_data[b];
+            store_mass(w, b, d->mass, rb_f3(d->center.x, d->center.y, d->center.z),
+                       rb_f3(d->inertia.x, d->inertia.y, d->inertia.z),
+                       rb_f3(d->inertia_products.x, d->inertia_products.y, d->inertia_products.z), added);
         }
         return RB_OK;
     }
@@ -291,6 +295,10 @@ rb_status rb_body_set_mass_data(rb_body_id id, const rb_mass_data *data)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT,
                        "inertia tensor must be positive definite, got diagonal (%g, %g, %g) products (%g, %g, %g)", d.x,
                        d.y, d.z, o.x, o.y, o.z);
+    if (!w->body_mass_data && !(w->body_mass_data = calloc((size_t)w->scene.body_capacity, sizeof *w->body_mass_data)))
+        return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "rb_body_set_mass_data: out of memory for %d bodies' mass data",
+                       w->scene.body_capacity);
+    w->body_mass_data[b] = *data;
     w->scene.body_flags[b] |= RB_BODY_FIXED_MASS;
     store_mass(w, b, data->mass, rb_f3(data->center.x, data->center.y, data->center.z), rb_f3(d.x, d.y, d.z),
                rb_f3(o.x, o.y, o.z), -1);

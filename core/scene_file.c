@@ -949,11 +949,13 @@ static rb_status load_text(rb_world *w, rb_world_id wid, const char *text, size_
     if (sf_open(&r, name, text, size) == RB_OK && make_plan(&r, &p)) {
         rb_world_def saved_settings = w->settings;
         bool saved_contacts_stale = w->contacts_stale;
+        int body_slots = w->scene.body_slots, shape_slots = w->scene.shape_slots;
         rb_body_list created = {0};
         if (apply_plan(&r, w, wid, &p, &created)) {
             rb_body_list_free(&created);
         } else {
             rb_body_list_destroy_all(&created);
+            rb_trim_free_slots(w, body_slots, shape_slots);
             w->settings = saved_settings;
             // the destroyed bodies were new, so the last step's contacts are as valid as before
             w->contacts_stale = saved_contacts_stale;

@@ -38,7 +38,7 @@ rb_status rb_reserve_shape_slots(rb_world *w, int n)
     int cap = w->scene.shape_capacity > 0 ? w->scene.shape_capacity : 64;
     while (cap < n)
         cap = cap < RB_MAX_SHAPES / 2 ? cap * 2 : RB_MAX_SHAPES;
-    int old = w->scene.shape_capacity;
+    int old = w->shape_generation ? w->scene.shape_capacity : 0; // see rb_reserve_body_slots
     void *p;
 #define GROW(field, type)                                                                          \
     if (!(p = grow_array(w->field, old, cap, sizeof(type))))                                       \
@@ -50,7 +50,7 @@ rb_status rb_reserve_shape_slots(rb_world *w, int n)
     GROW(shape_free, int)
 #undef GROW
     for (int i = old; i < cap; ++i)
-        w->shape_generation[i] = w->generation;
+        w->shape_generation[i] = w->id_generation_base; // as body slots (body.c)
     if (!rb_scene_reserve_shapes(&w->scene, cap))
         return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing shapes to %d", cap);
     return RB_OK;

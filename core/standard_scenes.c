@@ -116,6 +116,7 @@ rb_status rb_build_standard_scene(rb_world_id w, const char *name, uint64_t seed
                        "unknown standard scene '%s': expected pyramid, stack, pile, pile:S (S in 1..1000) or boxes", name);
 
     rb_vec3 old_gravity = world->settings.gravity;
+    int body_slots = world->scene.body_slots, shape_slots = world->scene.shape_slots;
     rb_body_list created = {0};
     rb_lcg rng = {seed};
     rb_shape_def ground = standard_material();
@@ -136,6 +137,7 @@ rb_status rb_build_standard_scene(rb_world_id w, const char *name, uint64_t seed
         rb_format(msg, sizeof msg, "%s", rb_last_error(rb_null_world_id));
         bool contacts_stale = world->contacts_stale;
         rb_body_list_destroy_all(&created);
+        rb_trim_free_slots(world, body_slots, shape_slots);
         world->contacts_stale = contacts_stale; // nothing that was there before is gone
         world->settings.gravity = old_gravity;
         return rb_fail(world, s, "building scene '%s' failed, nothing was added: %s", name, msg);

@@ -388,18 +388,16 @@ rb_status rb_world_step(rb_world_id id)
     w->counters.manifolds = st.manifolds;
     w->counters.contacts = st.contacts;
     w->counters.colors = st.colors;
-    w->counters.awake_bodies = st.awake_bodies;
     w->counters.resolutions = resolutions;
     w->counters.shock_batches = shock_batches;
     w->counters.unresolved = st.unresolved;
     w->counters.uncorrected = st.uncorrected;
-    w->counters.frozen_bodies += frozen;
     prof.step = (float)(now_ms() - t_start);
     w->profile = prof;
     if (frozen > 0)
         return rb_fail(w, RB_ERR_NUMERIC,
-                       "%d body state(s) became non-finite in this step; they were restored to their last finite state "
-                       "and frozen (rb_counters.frozen_bodies)",
-                       frozen);
+                       "%d body state(s) became non-finite, or moved beyond %g m from the origin on an axis, in this "
+                       "step; they were restored to their last finite state and frozen (rb_counters.frozen_bodies)",
+                       frozen, RB_COORDINATE_LIMIT);
     return RB_OK;
 }

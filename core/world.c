@@ -222,11 +222,28 @@ static void free_world_memory(rb_world *w)
     free(w->body_shape_count);
     free(w->body_free);
     free(w->body_target_mass);
+    free(w->body_mass_data);
     free(w->shape_generation);
     free(w->shape_user_data);
     free(w->shape_next);
     free(w->shape_free);
     free(w->events);
+}
+
+// One past the newest body or shape generation this world issued, counted from its base (generations
+// wrap at 65,536, as within a world): where the next world in the slot starts its ids.
+static uint16_t next_id_generation_base(const rb_world *w)
+{
+    uint16_t base = w->id_generation_base, span = 0;
+    int bodies = w->body_generation ? w->scene.body_capacity : 0;
+    int shapes = w->shape_generation ? w->scene.shape_capacity : 0;
+    for (int i = 0; i < bodies; ++i)
+        if ((uint16_t)(w->body_generation[i] - base) > span)
+            span = (uint16_t)(w->body_generation[i] - base);
+    for (int i = 0; i < shapes; ++i)
+        if ((uint16_t)(w->shape_generation[i] - base) > span)
+            span = (uint16_t)(w->shape_generation[i] - base);
+    return (uint16_t)(base + span + 1u);
 }
 
 // The CPU runs the soft step (docs/solver.md); the GPU backends implement the batched solver.
@@ -261,11 +278,12 @@ rb_status rb_create_world(const rb_world_def *def, rb_world_id *out)
         return rb_fail_global(RB_ERR_CAPACITY, "too many worlds: at most %d exist at once", RB_MAX_WORLDS);
     }
     rb_world *w = &g_worlds[slot];
-    uint16_t generation = (uint16_t)(w->generation + 1);
+    uint16_t generation = (uint16_t)(w->generation + 1), id_base = w->id_generation_base;
     memset(w, 0, sizeof *w);
     w->in_use = true; // reserve the slot; released below on failure
     w->created_seq = rb_error_seq();
     w->generation = generation;
+    w->id_generation_base = id_base;
     w->index = slot;
     pthread_mutex_unlock(&g_worlds_lock);
 
@@ -316,11 +334,13 @@ rb_status rb_destroy_world(rb_world_id id)
         return s;
     w->ops->destroy(w->backend);
     rb_registry_close(w->module_handle);
+    uint16_t id_base = next_id_generation_base(w);
     free_world_memory(w);
     pthread_mutex_lock(&g_worlds_lock);
     uint16_t generation = w->generation;
     memset(w, 0, sizeof *w);
     w->generation = generation; // the next world in this slot gets generation + 1
+    w->id_generation_base = id_base;
     pthread_mutex_unlock(&g_worlds_lock);
     return RB_OK;
 }
@@ -534,6 +554,7 @@ rb_status rb_world_get_counters(rb_world_id id, rb_counters *out)
     w->counters.body_slots = w->scene.body_slots;
     if ((s = rb_count_imprecise_bodies(w, &w->counters.imprecise_bodies)) != RB_OK)
         return s;
+    rb_count_body_states(w, &w->counters.awake_bodies, &w->counters.frozen_bodies);
     *out = w->counters;
     return RB_OK;
 }

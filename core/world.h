@@ -38,6 +38,10 @@ typedef struct rb_mass_sums {
 typedef struct rb_world {
     bool in_use;
     uint16_t generation;
+    // Body and shape slots new to this world start at this generation; the next world in the slot starts
+    // above every generation this one issued (rb_destroy_world), so an id kept from an earlier world in
+    // the slot names nothing in this one (until 65,536 generations have passed, as within a world).
+    uint16_t id_generation_base;
     int index; // slot in the world table
 
     rb_world_def settings;   // as given, with the backend/solver choice resolved
@@ -53,6 +57,9 @@ typedef struct rb_world {
     int body_free_count;
     int body_count;          // live bodies
     float *body_target_mass; // mass asked for in rb_body_def (0 = from densities)
+    // The mass data the application set (bodies with RB_BODY_FIXED_MASS), kept while the body is static
+    // or kinematic too; allocated with the first rb_body_set_mass_data, NULL until then.
+    rb_mass_data *body_mass_data;
     rb_mass_sums mass_sums;  // of the body that last gained a shape (core/mass.c)
     int bound_pending;       // slot + 1 of a body whose bounding radius is still an upper bound, 0: none
     uint16_t bound_pending_generation;
@@ -128,6 +135,9 @@ rb_status rb_sync_from_backend(rb_world *w);
 // rb_counters.imprecise_bodies (core/world_origin.c): awake moving bodies whose motion in one substep
 // float positions cannot follow at their distance from the origin. Syncs the host scene first.
 rb_status rb_count_imprecise_bodies(rb_world *w, int *out);
+// rb_counters.awake_bodies and frozen_bodies from the host scene as it is now (any call since the last
+// step may have woken, put to sleep, destroyed or unfrozen bodies). The host scene must be in sync.
+void rb_count_body_states(const rb_world *w, int *awake, int *frozen);
 
 // Grows host and scene arrays to hold `n` body / shape slots. RB_ERR_OUT_OF_MEMORY on failure.
 rb_status rb_reserve_body_slots(rb_world *w, int n);
@@ -136,8 +146,15 @@ rb_status rb_reserve_shape_slots(rb_world *w, int n);
 // Substeps per step: the world's setting, or the solver's choice when it is 0.
 int rb_effective_substeps(const rb_world_def *d);
 
-// Wakes a dynamic or kinematic body (no-op for static ones).
+// Wakes a dynamic or kinematic body (no-op for static ones and frozen ones).
 void rb_wake_body(rb_world *w, int body);
+// The application set a body's state (pose, velocity, awake, a force or impulse that wakes): a body
+// frozen after a non-finite state returns to the simulation (its state is finite: the freeze put it
+// back to its last finite pose, stopped), and is woken.
+void rb_unfreeze_body(rb_world *w, int body);
+// Gives back the body and shape slots at and above `body_slots` and `shape_slots`, all of them free (what
+// a failed scene load or scene build created and destroyed again), so body_slots is as it was before.
+void rb_trim_free_slots(rb_world *w, int body_slots, int shape_slots);
 // Wakes every body touching `body` in the last step's contacts.
 void rb_wake_touching(rb_world *w, int body);
 // True if world slot `index` (0-based) holds a live world; gives its generation.

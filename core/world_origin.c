@@ -76,6 +76,18 @@ rb_status rb_world_shift_origin(rb_world_id id, rb_vec3 new_origin)
         return s;
     rb_scene *sc = &w->scene;
     rb_float3 origin = rb_f3(new_origin.x, new_origin.y, new_origin.z);
+    // a shift that would carry a body beyond the simulated coordinates (RB_COORDINATE_LIMIT; past the
+    // float range it became infinite) is refused before anything moves
+    for (int b = 0; b < sc->body_slots; ++b) {
+        if (!(sc->body_flags[b] & RB_BODY_ALIVE))
+            continue;
+        rb_float3 p = rb_xyz(sc->body_pos[b]);
+        if (!rb_in_coordinate_range(rb_origin_shifted(p, origin)))
+            return rb_fail(w, RB_ERR_INVALID_ARGUMENT,
+                           "rb_world_shift_origin: moving the origin to (%g, %g, %g) would put body slot %d, at "
+                           "(%g, %g, %g), beyond %g m from the origin; nothing was moved",
+                           new_origin.x, new_origin.y, new_origin.z, b, p.x, p.y, p.z, RB_COORDINATE_LIMIT);
+    }
 
     // The backend first: a device may fail, and the host has not moved yet. Its caches (contact points)
     // and its copy of the positions move with the host's, so nothing is marked for upload: the CPU

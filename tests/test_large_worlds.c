@@ -468,6 +468,36 @@ static void test_non_finite_origin_is_refused_and_changes_nothing(void **state)
     assert_int_equal(rb_world_shift_origin(w, v3(1.0f, 0.0f, 0.0f)), RB_ERR_STALE_ID);
 }
 
+// A shift that would carry a body beyond the simulated coordinates (1e18 m on an axis, docs/limits.md)
+// is refused before anything moves, with the body named: a body at z = 9e17 m and an origin at
+// z = -9e17 m. Found by fuzz_api (regressions/api/shift-origin-carries-body-past-float-range.bin): a
+// body at 3.4e38 m, shifted by as much again, became infinite.
+static void test_shift_beyond_the_coordinate_limit_is_refused_and_changes_nothing(void **state)
+{
+    (void)state;
+    rb_world_id w = pu_make_world_zero_g();
+    rb_body_id near = pu_sphere(w, v3(0.0f, 1.0f, 0.0f), 0.5f, 1.0f, 0.5f, 0.0f);
+    rb_body_id far = pu_sphere(w, v3(0.0f, -1.0f, 9e17f), 0.5f, 1.0f, 0.5f, 0.0f);
+    rb_vec3 near0 = pu_position(near), far0 = pu_position(far);
+    assert_int_equal(rb_world_shift_origin(w, v3(0.0f, 1.0f, -9e17f)), RB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(rb_last_error(w), "body slot 1"));
+    assert_non_null(strstr(rb_last_error(w), "nothing was moved"));
+    rb_vec3 near1 = pu_position(near), far1 = pu_position(far);
+    assert_memory_equal(&near1, &near0, sizeof near0);
+    assert_memory_equal(&far1, &far0, sizeof far0);
+    // towards the far body is fine: it comes near, the near one goes far
+    RB_CHECK(rb_world_shift_origin(w, v3(0.0f, 0.0f, 9e17f)));
+    assert_float_equal(pu_position(far).z, 0.0f, 0.0f);
+    assert_float_equal(pu_position(near).z, -9e17f, 0.0f);
+    // and placing a body beyond the limit is refused at once
+    rb_body_def bd = pu_body_def(RB_BODY_DYNAMIC, v3(0.0f, 0.0f, 2e18f), quat_identity(), 0.0f);
+    rb_body_id id;
+    assert_int_equal(rb_create_body(w, &bd, &id), RB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(rb_last_error(w), "within 1e+18 m"));
+    assert_int_equal(rb_body_set_transform(near, v3(-3e38f, 0.0f, 0.0f), quat_identity()), RB_ERR_INVALID_ARGUMENT);
+    RB_CHECK(rb_destroy_world(w));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -480,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_sleeping_pile_far_away_shifted_near_stays_asleep_with_its_contacts),
         cmocka_unit_test(test_sleeping_pile_near_shifted_far_away_stays_asleep_with_its_contacts),
         cmocka_unit_test(test_non_finite_origin_is_refused_and_changes_nothing),
+        cmocka_unit_test(test_shift_beyond_the_coordinate_limit_is_refused_and_changes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,15 +65,16 @@ RB_FN void rb_contact_apply_to_bodies(int op, const rb_contact_constraint *k, rb
     rb_store_vel(lin, ang, flags, b, vb, wb);
 }
 
-// A constraint's impulses back into its manifold: contact read-back and next step's warm start.
+// A constraint's impulses back into its manifold: contact read-back and next step's warm start (never a
+// non-finite one: rb_contact_manifold_set_impulse).
 RB_FN void rb_contact_store_impulses(RB_GLOBAL rb_contact_manifold *m, RB_GLOBAL const rb_contact_point *pts, int count,
                                      float inv_h, float slop)
 {
     for (int p = 0; p < count; ++p) {
         rb_contact_point pt = pts[p];
-        m->normal_impulse[p] = pt.n.impulse;
-        m->friction_impulse[p] = rb_contact_friction_impulse(&pt);
-        m->carried_impact[p] = rb_contact_impact_speed(&pt, inv_h, slop);
+        rb_contact_manifold_set_impulse(m, p, pt.n.impulse, rb_contact_friction_impulse(&pt));
+        float impact = rb_contact_impact_speed(&pt, inv_h, slop);
+        m->carried_impact[p] = (impact - impact) == 0.0f ? impact : 0.0f; // next step's bounce: finite or none
     }
 }
 

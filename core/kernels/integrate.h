@@ -93,13 +93,15 @@ RB_FN void rb_freeze_body(int b, int pose_saved, RB_GLOBAL const rb_float4 *star
 
 // integrate_positions for one body: moved by (move_v, move_w), its velocities plus whatever the solver
 // adds for this substep (the split-impulse pseudo velocities). Returns whether the new pose and the
-// velocities (v, w) are finite; if not, the caller freezes the body and leaves its pose as it was.
+// velocities (v, w) are finite and the new position within the simulated coordinates
+// (rb_in_coordinate_range, which a non-finite position fails too); if not, the caller freezes the body
+// and leaves its pose as it was.
 RB_FN int rb_body_integrate_position(rb_float3 *pos, rb_float4 *q, rb_float3 v, rb_float3 w, rb_float3 move_v,
                                      rb_float3 move_w, float h)
 {
     rb_integrate_position(pos, q, move_v, move_w, h);
-    return rb_is_finite3(*pos) && rb_is_finite3(v) && rb_is_finite3(w) && rb_is_finite3(rb_f3(q->x, q->y, q->z)) &&
-           (q->w - q->w) == 0.0f;
+    return rb_in_coordinate_range(*pos) && rb_is_finite3(v) && rb_is_finite3(w) &&
+           rb_is_finite3(rb_f3(q->x, q->y, q->z)) && (q->w - q->w) == 0.0f;
 }
 
 #endif

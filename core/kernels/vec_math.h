@@ -83,6 +83,20 @@ RB_FN int rb_is_finite3(rb_float3 v)
     return s == 0.0f;
 }
 
+// The coordinates rubble simulates in: |x|, |y|, |z| <= 1e18 m. Within them a difference of two
+// positions is at most 2e18 per axis and its squared length at most 1.2e37, far below FLT_MAX (3.4e38),
+// so the narrow phase's squared lengths, dot products and normalisations hold; beyond them they
+// overflow (a box at 4e35 m got a contact "normal" of length 2e16 and a depth of -1.8e19 = -sqrt(2^128)).
+// A body whose motion would take it beyond is frozen like a non-finite one (rb_body_integrate_position)
+// and a shape beyond touches nothing (rb_narrow_phase_pair); docs/limits.md.
+#define RB_COORDINATE_LIMIT 1e18f
+RB_FN int rb_in_coordinate_range(rb_float3 p)
+{
+    // false for NaN too
+    return rb_fabsf(p.x) <= RB_COORDINATE_LIMIT && rb_fabsf(p.y) <= RB_COORDINATE_LIMIT &&
+           rb_fabsf(p.z) <= RB_COORDINATE_LIMIT;
+}
+
 // Normalise; a (near) zero vector gives `fallback`.
 RB_FN rb_float3 rb_normalize_or(rb_float3 a, rb_float3 fallback)
 {

@@ -139,7 +139,6 @@ typedef struct fz_body {
     rb_body_type type;
     int shapes, planes;
     bool fixed_mass; // rb_body_set_mass_data succeeded and no shape came or went since
-    uint16_t world_generation; // of the world it was created in
 } fz_body;
 
 typedef struct fz_shape {
@@ -211,18 +210,6 @@ static int world_of_slot(const state *st, int world0)
 
 static rb_world_id error_world(const state *st, int k) { return k >= 0 ? st->worlds[k].id : rb_null_world_id; }
 
-// Known defect (docs/fuzzing.md): a body or shape id does not carry its world's generation, so the
-// id of a body of a destroyed world names the body in the same slot of a world created later in the
-// same world slot: it is valid again. Such ids are not used (and not checked) unless
-// RUBBLE_FUZZ_STRICT=1.
-static bool known_alias(const state *st, int body)
-{
-    if (body < 0 || st->bodies[body].live || fz_strict())
-        return false;
-    int k = world_of_slot(st, st->bodies[body].id.world0);
-    return k >= 0 && st->worlds[k].id.generation != st->bodies[body].world_generation;
-}
-
 // A body to call with: one the model knows (live or destroyed), or a null or forged id.
 // *index is the model's record or -1.
 static rb_body_id pick_body(state *st, input *in, int *index)
@@ -231,10 +218,6 @@ static rb_body_id pick_body(state *st, input *in, int *index)
     *index = -1;
     if (st->nb > 0 && s < 240) {
         *index = s % st->nb;
-        if (known_alias(st, *index)) {
-            *index = -1;
-            return rb_null_body_id;
-        }
         return st->bodies[*index].id;
     }
     if (s % 2 == 0)
@@ -255,10 +238,6 @@ static rb_shape_id pick_shape(state *st, input *in, int *index)
     *index = -1;
     if (st->ns > 0 && s < 240) {
         *index = s % st->ns;
-        if (!st->shapes[*index].live && known_alias(st, st->shapes[*index].body)) {
-            *index = -1;
-            return rb_null_shape_id;
-        }
         return st->shapes[*index].id;
     }
     if (s % 2 == 0)
@@ -447,22 +426,19 @@ static void check_model(state *st)
         CHECK(st, c.bodies == live_bodies(st, k) && c.shapes == live_shapes(st, k),
               "world %d counts %d bodies and %d shapes; %d and %d were created and not destroyed", k, c.bodies, c.shapes,
               live_bodies(st, k), live_shapes(st, k));
-        // Known defect (docs/fuzzing.md): awake_bodies is counted by the step only, so a body destroyed
-        // (or put to sleep) since still counts. Checked with RUBBLE_FUZZ_STRICT=1.
-        CHECK(st, c.awake_bodies >= 0 && (c.awake_bodies <= c.bodies || !fz_strict()) && c.body_slots >= c.bodies,
+        // the counts of the world as it is now, not as the last step left it (bodies destroyed, woken,
+        // put to sleep or unfrozen since)
+        CHECK(st, c.awake_bodies >= 0 && c.awake_bodies <= c.bodies && c.frozen_bodies >= 0 &&
+                      c.frozen_bodies <= c.bodies && c.body_slots >= c.bodies,
               "world %d: %d awake of %d bodies in %d slots", k, c.awake_bodies, c.bodies, c.body_slots);
     }
     for (int i = 0; i < st->nb; ++i) {
         const fz_body *b = &st->bodies[i];
-        if (known_alias(st, i))
-            continue;
         CHECK(st, rb_body_is_valid(b->id) == b->live, "body record %d (id %d, world %d, generation %u): valid %d, model %d",
               i, b->id.index1, b->id.world0, b->id.generation, rb_body_is_valid(b->id), b->live);
     }
     for (int i = 0; i < st->ns; ++i) {
         const fz_shape *s = &st->shapes[i];
-        if (!s->live && known_alias(st, s->body))
-            continue;
         CHECK(st, rb_shape_is_valid(s->id) == s->live, "shape record %d (id %d): valid %d, model %d", i, s->id.index1,
               rb_shape_is_valid(s->id), s->live);
     }
@@ -484,23 +460,14 @@ static void check_body(state *st, int i)
     CHECK(st, rb_body_get_transform(b->id, &t) == RB_OK && fz_finite3(t.p) && fz_unit_quat(t.q),
           "body %d at (%g, %g, %g) turned by (%g, %g, %g, %g)", i, t.p.x, t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w);
     CHECK(st, rb_body_get_mass_data(b->id, &m) == RB_OK, "mass data");
-    // Known defect (docs/fuzzing.md): mass data set on a dynamic body is lost when it turns kinematic
-    // or static and back, leaving a dynamic body of mass 0. Checked with RUBBLE_FUZZ_STRICT=1.
-    bool known_lost_mass = b->fixed_mass && m.mass == 0.0f && !fz_strict();
-    if (b->type == RB_BODY_DYNAMIC && !known_lost_mass)
+    // mass data the application set survives a static or kinematic spell
+    if (b->type == RB_BODY_DYNAMIC)
         CHECK(st, isfinite(m.mass) && m.mass > 0.0f && fz_finite3(m.center) && fz_finite3(m.inertia) &&
                       m.inertia.x > 0.0f && m.inertia.y > 0.0f && m.inertia.z > 0.0f && fz_finite3(m.inertia_products),
               "dynamic body %d: mass %g, centre (%g, %g, %g), inertia (%g, %g, %g)", i, m.mass, m.center.x, m.center.y,
               m.center.z, m.inertia.x, m.inertia.y, m.inertia.z);
     else
         CHECK(st, m.mass == 0.0f, "%s body %d has mass %g", b->type == RB_BODY_STATIC ? "static" : "kinematic", i, m.mass);
-}
-
-// The counters of a live body's world.
-static void counters_of(const state *st, int body, rb_counters *c)
-{
-    if (body_live(st, body))
-        FZ_CHECK(rb_world_get_counters(st->worlds[st->bodies[body].world].id, c) == RB_OK, "counters");
 }
 
 static void kill_shapes_of(state *st, int body)
@@ -635,7 +602,7 @@ static void op_create_body(state *st, input *in)
         fprintf(stderr, "  body record %d: world %d, type %d, awake %d, sleep %d, bullet %d, mass %g\n", st->nb, k,
                 d.type, d.is_awake, d.enable_sleep, d.is_bullet, d.mass);
     fz_body *b = &st->bodies[st->nb];
-    *b = (fz_body){id, k, true, d.type, 0, 0, false, st->worlds[k].id.generation};
+    *b = (fz_body){id, k, true, d.type, 0, 0, false};
     int i = st->nb++;
     CHECK(st, rb_body_is_valid(id) && id.world0 == st->worlds[k].id.index1 - 1, "the new body's id is invalid");
     check_body(st, i);
@@ -967,15 +934,9 @@ static void op_body_motion(state *st, input *in)
             }
             must_fail(st, !live || (on && type == RB_BODY_STATIC), s, "waking a static body or a stale id");
             bool awake;
-            // Known defect (docs/fuzzing.md): a body frozen after a non-finite state stays asleep, and
-            // rb_body_set_awake(true) says RB_OK. Checked with RUBBLE_FUZZ_STRICT=1.
-            rb_counters c;
-            memset(&c, 0, sizeof c);
-            counters_of(st, i, &c);
-            bool known_frozen = on && c.frozen_bodies > 0 && !fz_strict();
+            // also a body frozen after a non-finite state: waking it returns it to the simulation
             if (s == RB_OK)
-                CHECK(st, rb_body_is_awake(id, &awake) == RB_OK &&
-                              (awake == (on && type != RB_BODY_STATIC) || (known_frozen && !awake)),
+                CHECK(st, rb_body_is_awake(id, &awake) == RB_OK && awake == (on && type != RB_BODY_STATIC),
                       "set_awake(%d), is_awake %d", on, awake);
         } else if (which == 1) {
             st->op_name = "rb_body_enable_sleep";
@@ -1459,7 +1420,7 @@ static void op_bulk(state *st, input *in)
         CHECK(st, s == RB_ERR_STALE_ID, "a stale world id: %s", rb_status_string(s));
 }
 
-static void check_contacts(state *st, rb_world_id id, const rb_contact *k, int n)
+static void check_contacts(state *st, const rb_contact *k, int n)
 {
     for (int i = 0; i < n; ++i) {
         rb_body_id ba, bb;
@@ -1474,21 +1435,9 @@ static void check_contacts(state *st, rb_world_id id, const rb_contact *k, int n
         rb_shape_get_type(k[i].shape_b, &tb);
         rb_body_get_transform(k[i].body_a, &xa);
         rb_body_get_transform(k[i].body_b, &xb);
-        // a plane stored with a zero normal (the known overflow, see op_create_shape) touches with it
-        rb_plane pa, pb;
-        bool known_zero_plane = !fz_strict() && ((ta == RB_SHAPE_PLANE && rb_shape_get_plane(k[i].shape_a, &pa) == RB_OK &&
-                                                  !fz_unit3(pa.normal)) ||
-                                                 (tb == RB_SHAPE_PLANE && rb_shape_get_plane(k[i].shape_b, &pb) == RB_OK &&
-                                                  !fz_unit3(pb.normal)));
-        // Known defect (docs/fuzzing.md): bodies ~1e35 m from the origin get contacts with bodies at the
-        // origin, with a normal of length 2e16 and a depth of -1.8e19. Checked with RUBBLE_FUZZ_STRICT=1.
-        bool known_far = !fz_strict() && (max_abs3(xa.p) > 1e18f || max_abs3(xb.p) > 1e18f);
-        // Known defect (docs/fuzzing.md): after a step that froze bodies (RB_ERR_NUMERIC), their contacts
-        // report NaN impulses. Checked with RUBBLE_FUZZ_STRICT=1.
-        rb_counters c;
-        bool known_frozen = !fz_strict() && rb_world_get_counters(id, &c) == RB_OK && c.frozen_bodies > 0;
-        CHECK(st, (fz_unit3(k[i].normal) || known_zero_plane || known_far) && isfinite(k[i].depth) &&
-                      ((isfinite(k[i].normal_impulse) && fz_finite3(k[i].friction_impulse)) || known_frozen),
+        // also far from the origin, against planes given huge normals, and after a step that froze bodies
+        CHECK(st, fz_unit3(k[i].normal) && isfinite(k[i].depth) &&
+                      isfinite(k[i].normal_impulse) && fz_finite3(k[i].friction_impulse),
               "contact %d between shape types %d and %d (bodies at (%g, %g, %g) and (%g, %g, %g)): point (%g, %g, %g), "
               "normal (%g, %g, %g), depth %g, impulse %g, friction impulse (%g, %g, %g)",
               i, ta, tb, xa.p.x, xa.p.y, xa.p.z, xb.p.x, xb.p.y, xb.p.z, k[i].point.x, k[i].point.y, k[i].point.z,
@@ -1541,7 +1490,7 @@ static void op_contacts(state *st, input *in)
                               pair_buf[j].shape_a.index1 < pair_buf[j].shape_b.index1,
                       "pair %d: shapes %d, %d", first + j, pair_buf[j].shape_a.index1, pair_buf[j].shape_b.index1);
         } else {
-            check_contacts(st, id, contacts, count);
+            check_contacts(st, contacts, count);
         }
     }
 }

@@ -364,11 +364,9 @@ static void check_contacts(rb_world_id world, const rb_counters *c)
                          rb_shape_get_body(k[i].shape_b, &bb) == RB_OK && rb_body_equal(bb, k[i].body_b),
                      "contact %d names shapes %d, %d and bodies %d, %d that do not belong together", i,
                      k[i].shape_a.index1, k[i].shape_b.index1, k[i].body_a.index1, k[i].body_b.index1);
-            // Known defect (docs/fuzzing.md): after a step that froze bodies, their contacts report NaN
-            // impulses. Checked with RUBBLE_FUZZ_STRICT=1.
-            bool known_frozen = c->frozen_bodies > 0 && !fz_strict();
+            // also after a step that froze bodies
             FZ_CHECK(fz_finite3(k[i].point) && fz_unit3(k[i].normal) && isfinite(k[i].depth) &&
-                         ((isfinite(k[i].normal_impulse) && fz_finite3(k[i].friction_impulse)) || known_frozen),
+                         isfinite(k[i].normal_impulse) && fz_finite3(k[i].friction_impulse),
                      "contact %d: point (%g, %g, %g), normal (%g, %g, %g), depth %g, impulse %g", i, k[i].point.x,
                      k[i].point.y, k[i].point.z, k[i].normal.x, k[i].normal.y, k[i].normal.z, k[i].depth,
                      k[i].normal_impulse);
@@ -523,7 +521,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", rb_last_error(world));
         check_message(msg);
-        FZ_CHECK(c.bodies == 2 && c.shapes == 2 && (c.body_slots == 2 || !fz_strict()),
+        FZ_CHECK(c.bodies == 2 && c.shapes == 2 && c.body_slots == 2,
                  "a failed load (%s) left %d bodies, %d shapes, %d slots (2 before)", msg, c.bodies, c.shapes,
                  c.body_slots);
         rb_world_def def_after;
