@@ -312,20 +312,23 @@ static rb_status build_levelled(rb_cpu_ctx *c, const rb_step_params *p)
     return s != RB_OK ? s : rb_cpu_build_shock_levels(c, p->gravity);
 }
 
-// The guard's solve is followed by integrate_positions, which freezes a non-finite body itself.
+// The solve runs after the substep's integrate_positions: a velocity it leaves non-finite is caught by
+// the next substep's, or after the last substep here (the guard's solve is followed by one too).
 static rb_status solve_sequential(rb_cpu_ctx *c, const rb_step_params *p)
 {
     rb_seq_solve(c, p);
-    if (p->stage != RB_STAGE_GUARD)
+    if (p->stage != RB_STAGE_GUARD && p->substep == p->substeps - 1)
         rb_cpu_freeze_non_finite_velocities(c);
     return RB_OK;
 }
 
-// The relax pass runs after the substep's integrate_positions.
+// The relax pass runs after the substep's integrate_positions, and the finish (restitution, the store)
+// after the last: the next substep's integrate_velocities catches what a relax pass left non-finite,
+// this what the last one and the finish left (a pass over every body once per step, not per substep).
 static rb_status solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
 {
     rb_status s = rb_cpu_solve_soft(c, p);
-    if (s == RB_OK && p->stage == RB_STAGE_RELAX)
+    if (s == RB_OK && p->stage == RB_STAGE_FINISH)
         rb_cpu_freeze_non_finite_velocities(c);
     return s;
 }

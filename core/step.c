@@ -200,6 +200,7 @@ static rb_status step_soft(rb_world *w, rb_step_params *p, rb_profile *prof, fra
     p->stage = RB_STAGE_FINISH;
     if ((s = run_phase(w, o->solve_constraints, p, &prof->solve, "solve_constraints")) != RB_OK)
         return s;
+    t->frozen += o->frozen_in_last_step ? o->frozen_in_last_step(w->backend) : 0; // what the finish froze
     // the sleep timers count whole frames
     return run_phase(w, o->update_sleep, &frame, &prof->sleep, "update_sleep");
 }

@@ -70,8 +70,9 @@ RB_FN void rb_contact_manifold_carry(rb_contact_manifold *m, RB_GLOBAL const rb_
 
 // The manifold of candidate pair (a, b) into *m, warm-started from `old`, last step's manifold of the
 // pair, or 0 if it had none (found by rb_find_manifold, or on the CPU by one merge of the two sorted
-// lists). Returns the point count (0: the pair does not touch, or a shape is beyond the simulated
-// coordinates; only shapes, bodies and m->m are set).
+// lists). Returns the point count (0: the pair does not touch, and only shapes, bodies and m->m are set).
+// Every shape is within the simulated coordinates (rb_in_coordinate_range: the API refuses positions
+// beyond them and a body that moves there is frozen), so its squared distances do not overflow.
 RB_FN int rb_narrow_phase_pair(rb_contact_manifold *m, int a, int b, float margin, float h,
                                RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
                                RB_GLOBAL const rb_xform *shape_world, RB_GLOBAL const rb_float4 *shape_params,
@@ -86,12 +87,6 @@ RB_FN int rb_narrow_phase_pair(rb_contact_manifold *m, int a, int b, float margi
     m->body_b = shape_body[b];
     rb_geom ga = rb_shape_world_geom(a, shape_type, shape_world, shape_params, plane_world);
     rb_geom gb = rb_shape_world_geom(b, shape_type, shape_world, shape_params, plane_world);
-    // a shape beyond the simulated coordinates (a body placed there; one that moves there is frozen)
-    // touches nothing: its squared distances would overflow (rb_in_coordinate_range)
-    if (!rb_in_coordinate_range(shape_world[a].p) || !rb_in_coordinate_range(shape_world[b].p)) {
-        rb_manifold_clear(&m->m);
-        return 0;
-    }
     float reach = margin + rb_bodies_closing_distance(m->body_a, m->body_b, h, body_flags, lin_vel, ang_vel, local_center);
     rb_collide(&ga, &gb, reach, &m->m);
     if (m->m.count == 0)

@@ -87,8 +87,9 @@ RB_FN int rb_is_finite3(rb_float3 v)
 // positions is at most 2e18 per axis and its squared length at most 1.2e37, far below FLT_MAX (3.4e38),
 // so the narrow phase's squared lengths, dot products and normalisations hold; beyond them they
 // overflow (a box at 4e35 m got a contact "normal" of length 2e16 and a depth of -1.8e19 = -sqrt(2^128)).
-// A body whose motion would take it beyond is frozen like a non-finite one (rb_body_integrate_position)
-// and a shape beyond touches nothing (rb_narrow_phase_pair); docs/limits.md.
+// A body whose motion would take it beyond is frozen like a non-finite one (rb_body_integrate_position),
+// and the API refuses positions beyond (a shape's offset from its body, at most 1e6 m, rounds away at
+// 1e18 m); docs/limits.md.
 #define RB_COORDINATE_LIMIT 1e18f
 RB_FN int rb_in_coordinate_range(rb_float3 p)
 {
