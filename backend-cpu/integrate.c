@@ -132,8 +132,8 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
 }
 
 // Bodies that a solve left with a non-finite velocity (an impulse that overflowed) where no
-// integrate_positions of this substep follows to catch them: after the sequential solver's solve (it
-// moves positions first) and after the soft solver's relax pass. Frozen now, back to the step's first
+// integrate_positions follows to catch them: after the sequential solver's last solve (it moves
+// positions first) and after the soft solver's finish (its last relax pass and restitution). Frozen now, back to the step's first
 // pose (saved by this step's first integrate_positions, which ran before), so the step reports them
 // (RB_ERR_NUMERIC) and no step returns RB_OK with a non-finite body. Reads only the flags and the
 // velocities of the bodies that take impulses; changes nothing while every velocity is finite.
@@ -142,7 +142,8 @@ void rb_cpu_freeze_non_finite_velocities(rb_cpu_ctx *c)
     rb_scene *s = c->scene;
     int n = s->body_slots;
     int frozen = 0;
-#pragma omp parallel for schedule(static) num_threads(c->team) reduction(+ : frozen)
+    // one thread: a few ns per body, once per step, cheaper than waking the team (on a busy machine a
+    // parallel region can wait a scheduler slice for the second thread)
     for (int b = 0; b < n; ++b) {
         if (!rb_takes_impulses(s->body_flags, b) || !(s->body_flags[b] & RB_BODY_ALIVE))
             continue;
