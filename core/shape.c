@@ -299,6 +299,12 @@ rb_status rb_create_plane_shape(rb_body_id body, const rb_shape_def *def, const 
                        plane->normal.x, plane->normal.y, plane->normal.z);
     if (!isfinite(plane->offset))
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "plane offset must be finite, got %g", plane->offset);
+    // the plane's distance from the origin, once the normal is unit: within the simulated coordinates (a
+    // normal of length 0.1 and an offset of 3e38 put the plane at infinity)
+    if (!(fabs((double)plane->offset / len) <= (double)RB_COORDINATE_LIMIT))
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT,
+                       "plane offset / |normal| must be within %g m (the plane's distance from the origin), got %g / %g",
+                       RB_COORDINATE_LIMIT, plane->offset, len);
     // (n, d) scaled together so the plane stays the same set of points
     return create_shape(body, def, RB_GEOM_PLANE,
                         rb_f4((float)(plane->normal.x / len), (float)(plane->normal.y / len),

@@ -495,6 +495,23 @@ static void test_shift_beyond_the_coordinate_limit_is_refused_and_changes_nothin
     assert_int_equal(rb_create_body(w, &bd, &id), RB_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(rb_last_error(w), "within 1e+18 m"));
     assert_int_equal(rb_body_set_transform(near, v3(-3e38f, 0.0f, 0.0f), quat_identity()), RB_ERR_INVALID_ARGUMENT);
+    // a plane whose distance from the origin, once its normal is made unit, is beyond the limit: a normal
+    // of length 0.1 with an offset of 3e38 put it at infinity (found by fuzz_api,
+    // regressions/api/plane-offset-overflows-when-normal-is-normalised.bin); 1e17 is 1e18 m away: fine
+    rb_body_def gd = pu_body_def(RB_BODY_STATIC, v3(0.0f, 0.0f, 0.0f), quat_identity(), 0.0f);
+    rb_body_id ground;
+    RB_CHECK(rb_create_body(w, &gd, &ground));
+    rb_shape_def sd = pu_material(0.5f, 0.0f);
+    rb_shape_id plane;
+    rb_plane far_plane = {{0.1f, 0.0f, 0.0f}, 3e38f};
+    assert_int_equal(rb_create_plane_shape(ground, &sd, &far_plane, &plane), RB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(rb_last_error(w), "plane offset"));
+    rb_plane edge_plane = {{0.1f, 0.0f, 0.0f}, 1e17f};
+    RB_CHECK(rb_create_plane_shape(ground, &sd, &edge_plane, &plane));
+    rb_plane got;
+    RB_CHECK(rb_shape_get_plane(plane, &got));
+    assert_float_equal(got.normal.x, 1.0f, 0.0f);
+    assert_float_equal(got.offset, 1e18f, 1e12f);
     RB_CHECK(rb_destroy_world(w));
 }
 
