@@ -1,4 +1,4 @@
-// update_sleep for the sequential solver: per-body sleeping (seed 001 §3.2, Algorithm 5).
+// update_sleep for the sequential solver: per-body sleeping (Schornbaum 2010 §3.2, Algorithm 5).
 //
 // Each awake body keeps a recency-weighted average of a bound on the speed of its surface,
 // 2 (|v|^2 + |w|^2 |r_max|^2) >= (|v| + |w| |r_max|)^2; when it drops below sleep_threshold^2 the body

@@ -1,5 +1,5 @@
 // build_batches for the sequential solver: one contact per manifold point (an edge's rows), the
-// adjacency of the bodies and batches of touching bodies over the constraint graph's edges (seed 001
+// adjacency of the bodies and batches of touching bodies over the constraint graph's edges (Schornbaum 2010
 // §3.1: fixed bodies are barriers), their schedule, and the spatial parts of very large batches.
 #include <stdlib.h>
 #include <string.h>
@@ -234,7 +234,7 @@ static int count_patches(const rb_cpu_ctx *c)
 
 // Adjacency of the non-fixed bodies over the edges (CSR of contacts: each edge's points, then its
 // friction patch, the contacts of a body in ascending order) and, per body, the contacts "in the
-// direction of gravity": those that moving the body along g would close (seed 001 §3.2).
+// direction of gravity": those that moving the body along g would close (Schornbaum 2010 §3.2).
 static int build_adjacency(rb_cpu_ctx *c, rb_float3 gravity)
 {
     const rb_scene *s = c->scene;
@@ -341,7 +341,7 @@ static int cmp_batch_size(const void *a, const void *b)
 {
     const rb_seq_batch *p = a, *q = b;
     if (p->contact_count != q->contact_count)
-        return q->contact_count - p->contact_count; // largest first (seed 001 §4)
+        return q->contact_count - p->contact_count; // largest first (Schornbaum 2010 §4)
     return p->first_contact - q->first_contact;
 }
 

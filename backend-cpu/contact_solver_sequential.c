@@ -1,4 +1,4 @@
-// solve_contacts for the sequential solver (seed 001 §3.6-§3.8, Algorithms 9 and 10).
+// solve_contacts for the sequential solver (Schornbaum 2010 §3.6-§3.8, Algorithms 9 and 10).
 //
 // Per batch: every contact closing faster than the resolution threshold goes into a container; the
 // contact with the largest closing speed is resolved next (one impulse, rb_seq_resolve), and the
@@ -62,7 +62,7 @@ static void store_body(rb_cpu_ctx *c, int k, int b, const rb_seq_body *body)
 }
 
 // ---- the violated contacts: a lazy binary heap keyed by (priority, index), or an unsorted array for
-// small groups (a linear search beats the heap's bookkeeping there; seed 001 §3.8).
+// small groups (a linear search beats the heap's bookkeeping there; Schornbaum 2010 §3.8).
 //
 // Lazy: an entry's key in the heap may be stale, but never lower in priority than the contact's true
 // key. A contact whose priority rises is moved up at once; one whose priority falls (most of them:
@@ -712,7 +712,7 @@ void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
             shocked += solve_batch(c, p, rb_seq_my_scratch(c), bt, part);
         solve_seam(c, p, bt);
     }
-    // whole batches: the large ones handed out largest first, the small ones statically (seed 001 §4)
+    // whole batches: the large ones handed out largest first, the small ones statically (Schornbaum 2010 §4)
     int n = c->batch_count, next = 0, large_end = 0;
     while (large_end < n && c->batches[large_end].contact_count >= p->seq.large_batch)
         ++large_end;

@@ -4,7 +4,7 @@
 #include "cpu_context.h"
 #include "kernels/integrate.h"
 
-// Wake rules 5 and 6 of seed 001 §3.2 (sequential solver): a sleeping body wakes when it has fewer
+// Wake rules 5 and 6 of Schornbaum 2010 §3.2 (sequential solver): a sleeping body wakes when it has fewer
 // contacts "in the direction of gravity" than last step (what held it moved away), or none at all.
 void rb_seq_wake_unsupported(rb_cpu_ctx *c)
 {
@@ -41,7 +41,7 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
     int sequential = c->solver->rest_rules;
     if (sequential && rb_len_sq(p->gravity) > 0.0f)
         rb_seq_wake_unsupported(c);
-    // velocity-dependent gravity damping (seed 001 §3.8): bodies slower than the threshold get only
+    // velocity-dependent gravity damping (Schornbaum 2010 §3.8): bodies slower than the threshold get only
     // (1 - damping) of g, so resting piles stop accumulating gravity the solver must take out again.
     // Only bodies with a contact in the direction of gravity (this substep's, from build_batches): a
     // body released from rest in free air would otherwise lag its free fall (0.19 m/s at 180 Hz). And

@@ -1,4 +1,4 @@
-// correct_penetrations (sequential solver; seed 001 §2, Algorithms 1-3).
+// correct_penetrations (sequential solver; Schornbaum 2010 §2, Algorithms 1-3).
 //
 // Each penetrating contact (separation below -threshold) is corrected once per step by translating
 // ONE of its bodies out, and every body that translation would push into, depth first, so that no new

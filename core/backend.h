@@ -1,4 +1,4 @@
-// The kernel set: one table of functions every backend fills (DESIGN.md §4).
+// The kernel set: one table of functions every backend fills (docs/architecture.md).
 //
 // The core owns the step sequence and calls these in order, timing each. Backends other than the CPU
 // are shared modules loaded with dlopen; they export

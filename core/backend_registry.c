@@ -1,4 +1,4 @@
-// Backend selection and module loading (DESIGN.md §2, §4).
+// Backend selection and module loading (docs/architecture.md, §4).
 #define _GNU_SOURCE // dladdr
 #include <ctype.h>
 #include <dlfcn.h>

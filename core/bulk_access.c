@@ -51,16 +51,18 @@ rb_status rb_world_set_transforms(rb_world_id id, int first, int count, const rb
     // validate everything before changing anything
     for (int i = 0; i < count; ++i) {
         rb_quat q = in[i].q;
-        if (!rb_finite_vec3(in[i].p) || !rb_check_quat(&q))
+        // the same rules as rb_body_set_transform
+        if (!rb_in_coordinate_range(rb_f3(in[i].p.x, in[i].p.y, in[i].p.z)) || !rb_check_quat(&q))
             return rb_fail(w, RB_ERR_INVALID_ARGUMENT,
-                           "rb_world_set_transforms: transform %d (slot %d) must have a finite position and a unit rotation",
-                           i, first + i);
+                           "rb_world_set_transforms: transform %d (slot %d) must have a position within %g m of the "
+                           "origin on each axis and a unit rotation",
+                           i, first + i, RB_COORDINATE_LIMIT);
     }
     for (int i = 0; i < count; ++i) {
         rb_quat q = in[i].q;
         rb_check_quat(&q);
         rb_body_place(w, first + i, in[i].p, q);
-        rb_wake_body(w, first + i);
+        rb_unfreeze_body(w, first + i);
     }
     return RB_OK;
 }
@@ -103,8 +105,9 @@ rb_status rb_world_set_velocities(rb_world_id id, int first, int count, const rb
         if (angular)
             sc->body_ang_vel[b] = rb_f4(angular[i].x, angular[i].y, angular[i].z, 0.0f);
         rb_float3 v = rb_xyz(sc->body_lin_vel[b]), a = rb_xyz(sc->body_ang_vel[b]);
-        if (rb_len_sq(v) > 0.0f || rb_len_sq(a) > 0.0f)
-            rb_wake_body(w, b);
+        // as rb_body_set_*_velocity: a state set by the application brings a frozen body back
+        if (rb_len_sq(v) > 0.0f || rb_len_sq(a) > 0.0f || (sc->body_flags[b] & RB_BODY_FROZEN))
+            rb_unfreeze_body(w, b);
         rb_scene_mark_body(sc, b, RB_DIRTY_BODY_STATE);
     }
     return RB_OK;

@@ -721,8 +721,8 @@ static bool read_world(sf_reader *r, plan *p, const yaml_node_t *node)
         if (!sf_string(r, v, "world solver", &name))
             return false;
         if (rb_solver_from_name(name, &p->solver) != RB_OK)
-            return sf_fail(r, RB_ERR_PARSE, v, "world solver: unknown solver '%.60s'; expected sequential, batched "
-                           "or default", name);
+            return sf_fail(r, RB_ERR_PARSE, v, "world solver: unknown solver '%.60s'; expected default, soft, batched, "
+                           "split or sequential", name);
         p->solver_at = v;
     }
     if ((v = sf_get(r, node, "restitution_threshold"))) {

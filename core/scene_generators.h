@@ -1,5 +1,5 @@
 // Generators shared by rb_build_standard_scene and the scene-file loader: grids of bodies with the
-// seeded jitter and rotations of BENCH-SCENES.md, square pyramids of boxes, the pen of walls.
+// seeded jitter and rotations of docs/bench-scenes.md, square pyramids of boxes, the pen of walls.
 #ifndef RB_CORE_SCENE_GENERATORS_H
 #define RB_CORE_SCENE_GENERATORS_H
 
@@ -7,7 +7,7 @@
 
 #include "../api/rubble.h"
 
-// BENCH-SCENES.md's generator: state <- state * 6364136223846793005 + 1442695040888963407 (mod 2^64),
+// docs/bench-scenes.md's generator: state <- state * 6364136223846793005 + 1442695040888963407 (mod 2^64),
 // advanced before each draw; u = (state >> 11) * 2^-53 in [0, 1).
 typedef struct rb_lcg {
     uint64_t state;

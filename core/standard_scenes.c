@@ -1,4 +1,4 @@
-// The standard benchmark scenes of BENCH-SCENES.md, built in code.
+// The standard benchmark scenes of docs/bench-scenes.md, built in code.
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,7 +6,7 @@
 #include "scene_generators.h"
 #include "world.h"
 
-// BENCH-SCENES "Common settings": friction 0.6, restitution 0, every dynamic body 1 kg.
+// bench-scenes.md "Common settings": friction 0.6, restitution 0, every dynamic body 1 kg.
 static rb_shape_def standard_material(void)
 {
     rb_shape_def d = rb_default_shape_def();

@@ -13,7 +13,7 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-// Seed 001 §5.1's high-performance settings are expressed in |g| h so they scale with the substep h
+// Schornbaum 2010 §5.1's high-performance settings are expressed in |g| h so they scale with the substep h
 // (at 240 Hz and g = 10 they are the thesis's values; docs/solver-sequential.md). Without gravity the
 // scale is that of standard gravity.
 static float gravity_h(rb_float3 gravity, float h)
@@ -24,7 +24,7 @@ static float gravity_h(rb_float3 gravity, float h)
 
 // One restitution threshold for every solver (rb_world_def): 0 is the solver's own choice, Box2D's
 // 1 m/s for batched and split (their soft contacts leave small spurious speeds), pe's 1.1 |g| h for
-// sequential (seed 001 §6; resting contacts gain one substep of gravity, |g| h).
+// sequential (Schornbaum 2010 §6; resting contacts gain one substep of gravity, |g| h).
 static float resolve_restitution_threshold(const rb_world_def *d, rb_float3 gravity, float h)
 {
     if (d->restitution_threshold > 0.0f)
@@ -99,11 +99,11 @@ static rb_status run_phase(rb_world *w, kernel_fn fn, const rb_step_params *p, f
     return RB_OK;
 }
 
-// One substep. Collision detection and batching run before the velocity update (DESIGN.md §4 lists
+// One substep. Collision detection and batching run before the velocity update (docs/architecture.md lists
 // integrate_velocities first): the result is the same, since detection reads only positions, and every
 // kernel that may fail (they allocate) then runs before any body state changes, so a failed step
 // leaves the world as it was. See docs/architecture.md.
-// The sequential solver's order (seed 001 Algorithm 6): positions move first, with the velocities of
+// The sequential solver's order (Schornbaum 2010 Algorithm 6): positions move first, with the velocities of
 // the end of the last step; then detection, batches, penetration correction, the velocity update (and
 // its wake rules), contact resolution, sleeping. Detection, correction and resolution thus all see the
 // same positions, and gravity's velocity is only a wish the solver can take back before anything moves

@@ -172,7 +172,7 @@ static rb_status validate_def(const rb_world_def *d)
     if ((s = validate_sequential(&d->sequential)) != RB_OK)
         return s;
     if (d->sequential.sleep_threshold > 0.0f) {
-        // pe's rule (seed 001 §5.1): a body resting on something gains |g| h per substep; a threshold at
+        // pe's rule (Schornbaum 2010 §5.1): a body resting on something gains |g| h per substep; a threshold at
         // or above that lets a body that gravity is accelerating fall asleep in mid-air. h is the
         // sequential solver's substep (gravity 0 is scaled as standard gravity, as core/step.c does).
         int n = d->substeps > 0 ? d->substeps : 3;
@@ -362,7 +362,7 @@ int rb_effective_substeps(const rb_world_def *d)
 {
     if (d->substeps > 0)
         return d->substeps;
-    // at least 180 steps per second for the sequential solver (seed 001 §5.6); see docs/solver-sequential.md
+    // at least 180 steps per second for the sequential solver (Schornbaum 2010 §5.6); see docs/solver-sequential.md
     // soft: Box2D v3's 4 substeps of one solve and one relax pass (docs/solver.md)
     return d->solver == RB_SOLVER_SEQUENTIAL ? 3 : d->solver == RB_SOLVER_SOFT ? 4 : 1;
 }
@@ -444,6 +444,9 @@ rb_status rb_world_get_time_step(rb_world_id id, float *time_step, int *substeps
     rb_world *w = rb_get_world(id, &s);
     if (!w)
         return s;
+    // either output may be left out, as in rb_world_get_velocities, but a call asking for nothing is a mistake
+    if (!time_step && !substeps)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_world_get_time_step: both outputs are NULL");
     if (time_step)
         *time_step = w->settings.time_step;
     if (substeps)

@@ -111,7 +111,7 @@ static inline rb_world_id pu_make_world_from(const rb_world_def *def)
 
 // The solver a world resolved to. The closed forms of the tests depend on its integration order:
 // batched and split change velocities first (semi-implicit Euler, v += h a; x += h v), sequential
-// moves positions first with the last substep's velocity (x += h v; v += h a, seed 001 Alg. 6).
+// moves positions first with the last substep's velocity (x += h v; v += h a, Schornbaum 2010 Alg. 6).
 static inline rb_solver pu_solver(rb_world_id w)
 {
     rb_world_def d;
@@ -130,7 +130,7 @@ static inline int pu_substeps(rb_world_id w)
 }
 
 // A world whose contact impulses carry the full weight of what rests on them: the sequential solver's
-// gravity damping (seed 001 §3.8, default 0.7) withholds that fraction of gravity from slow supported
+// gravity damping (Schornbaum 2010 §3.8, default 0.7) withholds that fraction of gravity from slow supported
 // bodies, and their contacts then carry only the rest (docs/solver-sequential.md).
 static inline rb_world_id pu_make_world_undamped(bool sleep)
 {

@@ -4,8 +4,10 @@
 //   colours N              distinct RGB colours
 //   dominant F             fraction of the pixels that have the most common colour
 //   range R0-R1,G0-G1,B0-B1 F   for each range given: fraction of the pixels inside it (inclusive)
-// usage: png_stats FILE [R0-R1,G0-G1,B0-B1 ...]. Exit status 1 (with a message) if the file is not a
-// readable PNG, 2 for a bad range.
+//   range R0-R1,G0-G1,B0-B1@X,Y,W,H F   the same within the W x H rectangle whose top-left corner is
+//                                       pixel (X, Y) (y = 0 is the top row), clipped to the image
+// usage: png_stats FILE [R0-R1,G0-G1,B0-B1[@X,Y,W,H] ...]. Exit status 1 (with a message) if the file
+// is not a readable PNG, 2 for a bad range.
 #include <png.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,12 +16,27 @@
 
 typedef struct rgb_range {
     int lo[3], hi[3];
+    long x0, y0, x1, y1; ///< the rectangle counted, [x0, x1) x [y0, y1); x1 < 0: the whole image
 } rgb_range;
 
 static int parse_range(const char *text, rgb_range *r)
 {
-    if (sscanf(text, "%d-%d,%d-%d,%d-%d", &r->lo[0], &r->hi[0], &r->lo[1], &r->hi[1], &r->lo[2], &r->hi[2]) != 6)
+    int used = 0;
+    if (sscanf(text, "%d-%d,%d-%d,%d-%d%n", &r->lo[0], &r->hi[0], &r->lo[1], &r->hi[1], &r->lo[2], &r->hi[2],
+               &used) != 6)
         return 0;
+    r->x0 = r->y0 = 0;
+    r->x1 = r->y1 = -1;
+    if (text[used] == '@') {
+        long x, y, w, h;
+        int end = 0;
+        if (sscanf(text + used + 1, "%ld,%ld,%ld,%ld%n", &x, &y, &w, &h, &end) != 4 || text[used + 1 + end] ||
+            x < 0 || y < 0 || w <= 0 || h <= 0)
+            return 0;
+        r->x0 = x, r->y0 = y, r->x1 = x + w, r->y1 = y + h;
+    } else if (text[used]) {
+        return 0;
+    }
     for (int c = 0; c < 3; ++c)
         if (r->lo[c] < 0 || r->hi[c] > 255 || r->lo[c] > r->hi[c])
             return 0;
@@ -41,11 +58,13 @@ int main(int argc, char **argv)
     int nranges = argc - 2;
     rgb_range *ranges = calloc((size_t)(nranges > 0 ? nranges : 1), sizeof *ranges);
     long *inside = calloc((size_t)(nranges > 0 ? nranges : 1), sizeof *inside);
-    if (!ranges || !inside)
+    long *counted = calloc((size_t)(nranges > 0 ? nranges : 1), sizeof *counted);
+    if (!ranges || !inside || !counted)
         return 1;
     for (int i = 0; i < nranges; ++i)
         if (!parse_range(argv[2 + i], &ranges[i])) {
-            fprintf(stderr, "png_stats: bad range '%s': expected R0-R1,G0-G1,B0-B1 within 0-255\n", argv[2 + i]);
+            fprintf(stderr, "png_stats: bad range '%s': expected R0-R1,G0-G1,B0-B1 within 0-255, optionally @X,Y,W,H\n",
+                    argv[2 + i]);
             return 2;
         }
 
@@ -75,6 +94,10 @@ int main(int argc, char **argv)
         }
         for (int k = 0; k < nranges; ++k) {
             const rgb_range *r = &ranges[k];
+            long x = i % (long)image.width, y = i / (long)image.width;
+            if (r->x1 >= 0 && (x < r->x0 || x >= r->x1 || y < r->y0 || y >= r->y1))
+                continue;
+            counted[k]++;
             if (p[0] >= r->lo[0] && p[0] <= r->hi[0] && p[1] >= r->lo[1] && p[1] <= r->hi[1] && p[2] >= r->lo[2] &&
                 p[2] <= r->hi[2])
                 inside[k]++;
@@ -99,11 +122,12 @@ int main(int argc, char **argv)
     printf("colours %ld\n", colours);
     printf("dominant %.6f\n", n > 0 ? (double)dominant / (double)n : 0.0);
     for (int k = 0; k < nranges; ++k)
-        printf("range %s %.6f\n", argv[2 + k], n > 0 ? (double)inside[k] / (double)n : 0.0);
+        printf("range %s %.6f\n", argv[2 + k], counted[k] > 0 ? (double)inside[k] / (double)counted[k] : 0.0);
     free(pixels);
     free(seen);
     free(counts);
     free(ranges);
     free(inside);
+    free(counted);
     return 0;
 }

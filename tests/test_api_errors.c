@@ -503,6 +503,7 @@ static void test_null_outputs_are_rejected(void **state)
     EXPECT_FAILURE(f, &before, rb_body_get_transform(f->box, NULL), RB_ERR_INVALID_ARGUMENT, "NULL");
     EXPECT_FAILURE(f, &before, rb_world_get_profile(f->world, NULL), RB_ERR_INVALID_ARGUMENT, "NULL");
     EXPECT_FAILURE(f, &before, rb_shape_get_type(f->box_shape, NULL), RB_ERR_INVALID_ARGUMENT, "NULL");
+    EXPECT_FAILURE(f, &before, rb_world_get_time_step(f->world, NULL, NULL), RB_ERR_INVALID_ARGUMENT, "NULL");
     rb_sphere sphere;
     EXPECT_FAILURE(f, &before, rb_shape_get_sphere(f->box_shape, &sphere), RB_ERR_INVALID_ARGUMENT, "type");
 }

@@ -5,6 +5,7 @@
 // targets found (docs/fuzzing.md; inputs in tests/fuzz/regressions/). Runs on the CPU, and on OpenCL /
 // CUDA with RUBBLE_TEST_BACKEND.
 #include <float.h>
+#include <string.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -149,6 +150,30 @@ static void test_a_frozen_body_returns_when_the_application_sets_its_state(void 
     pu_step(w, n);
     assert_float_equal(pu_velocity(b).y, -g * t, 1e-3f * g * t);
     assert_true(pu_position(b).y < 50.0f - 0.4f * g * t * t);
+
+    // the bulk calls follow the same rules: a transform beyond the coordinate limit is refused and
+    // changes nothing, a placed or set frozen body returns
+    RB_CHECK(rb_destroy_body(b));
+    b = frozen_ball(w, v3(40.0f, 100.0f, 0.0f));
+    int slot = b.index1 - 1;
+    rb_transform far = {v3(3e18f, 0.0f, 0.0f), quat_identity()};
+    assert_int_equal(rb_world_set_transforms(w, slot, 1, &far), RB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(rb_last_error(w), "within"));
+    assert_float_equal(pu_position(b).x, 40.0f, 0.0f);
+    assert_int_equal(counters(w).frozen_bodies, 1);
+    rb_transform there = {v3(40.0f, 50.0f, 0.0f), quat_identity()};
+    RB_CHECK(rb_world_set_transforms(w, slot, 1, &there));
+    assert_int_equal(counters(w).frozen_bodies, 0);
+    pu_step(w, n);
+    assert_true(pu_position(b).y < 50.0f - 0.4f * g * t * t);
+    RB_CHECK(rb_destroy_body(b));
+    b = frozen_ball(w, v3(50.0f, 100.0f, 0.0f));
+    slot = b.index1 - 1;
+    rb_vec3 stop = v3(0.0f, 0.0f, 0.0f);
+    RB_CHECK(rb_world_set_velocities(w, slot, 1, &stop, NULL)); // even a zero velocity is a state set
+    assert_int_equal(counters(w).frozen_bodies, 0);
+    pu_step(w, n);
+    assert_float_equal(pu_velocity(b).y, -g * t, 1e-3f * g * t);
 
     // an impulse with wake returns it too, and moves it
     RB_CHECK(rb_destroy_body(b));

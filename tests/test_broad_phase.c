@@ -15,7 +15,7 @@
 #include "scene.h"
 #include "sort.h"
 
-// ---------------------------------------------------------------- random numbers (BENCH-SCENES LCG)
+// ---------------------------------------------------------------- random numbers (bench-scenes.md LCG)
 
 typedef struct lcg {
     uint64_t state;
@@ -382,7 +382,7 @@ static void test_shape_resting_exactly_on_the_plane_counts(void **state)
 static void test_pen_walls_pair_with_the_spheres_that_touch_them(void **state)
 {
     (void)state;
-    // The pile's pen (BENCH-SCENES): 26 m x 30 m walls, inner faces at ±12, and a ground plane.
+    // The pile's pen (bench-scenes.md): 26 m x 30 m walls, inner faces at ±12, and a ground plane.
     test_scene *s = scene_new(8200);
     lcg r = {5};
     int pen = add_body(s, FLAGS_STATIC);

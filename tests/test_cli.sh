@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# End-to-end test of the `rubble` command line (docs/cli.md).
-# usage: test_cli.sh PATH/TO/rubble      (meson test runs it with RUBBLE_SCENE_DIR=data/scenes)
+# End-to-end test of the `rubble` command line (docs/cli.md), and of the options and exit statuses
+# rubble-view shares with it when its path is given.
+# usage: test_cli.sh PATH/TO/rubble [PATH/TO/rubble-view]
+#        (meson test runs it with RUBBLE_SCENE_DIR=data/scenes)
 # Needs only bash, grep, sed, awk: no python.
 set -euo pipefail
 
-RUBBLE=${1:?usage: test_cli.sh PATH/TO/rubble}
+RUBBLE=${1:?usage: test_cli.sh PATH/TO/rubble [PATH/TO/rubble-view]}
+VIEWER=${2:-}
 SCENE_DIR=${RUBBLE_SCENE_DIR:-$(cd "$(dirname "$0")/.." && pwd)/data/scenes}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -63,7 +66,7 @@ for args in "help" "--help" "-h"; do
     out_has '^usage: rubble COMMAND' "rubble $args prints the usage"
     out_has '^  (info|run|bench) ' "rubble $args lists the commands"
 done
-for cmd in info run bench; do
+for cmd in info run validate bench check; do
     rb "$cmd" --help
     expect_status 0 "rubble $cmd --help"
     out_has "^usage: rubble $cmd" "rubble $cmd --help prints its usage"
@@ -165,6 +168,20 @@ rb run stack --steps 1 --out "$TMP/no-such-dir/x.csv"
 expect_status 1 "run --out into a missing directory"
 err_has "no-such-dir/x\.csv" "the message names the file"
 
+# Outputs are opened before the run: ten million steps of the pile would take hours, so a prompt
+# failure (well under the time it takes even to build the pile) with nothing on stdout means no
+# step ran.
+for opt in --out --trajectory; do
+    t0=$(date +%s%N)
+    rb run pile --steps 10000000 $opt /nonexistent-dir/x.csv
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    expect_status 1 "run pile --steps 10000000 $opt /nonexistent-dir/x.csv"
+    err_has "^rubble run: $opt: cannot open '/nonexistent-dir/x\.csv' for writing: No such file or directory\$" \
+        "$opt to a bad path: one line with the path and the reason"
+    if [ "$ms" -lt 3000 ] && [ ! -s "$TMP/out" ]; then pass "$opt to a bad path fails before any step (${ms} ms, no summary)"; else
+        fail "$opt to a bad path took ${ms} ms or printed a summary"; fi
+done
+
 # ---------------------------------------------------------------------------------------------
 echo "# run: --hash and determinism across thread counts"
 hash_re='^state-hash: [0-9a-f]{16}$'
@@ -217,7 +234,7 @@ check_bench() {
     if grep -Eq "$(bench_re "$2" "$3" "$4" "$5" "$6")" "$TMP/out"; then
         pass "$1: every field, in order, well-formed"
     else
-        fail "$1: the JSON line does not have the fields of BENCH-SCENES.md in order"
+        fail "$1: the JSON line does not have the fields of docs/bench-scenes.md in order"
     fi
 }
 
@@ -268,10 +285,11 @@ bad_args "--dt" run stack --dt -0.5
 bad_args "--dt" run stack --dt nan
 bad_args "--seed" bench --scene pile --seed x
 bad_args "--hash" run stack --hash=yes
-bad_args "no-such-scene" run no-such-scene
-err_has "neither an existing file nor a built-in scene" "an unknown scene says it is neither a file nor a built-in"
-bad_args "pile:x" run pile:x
 bad_args "SCENE" run
+bad_args "SCENE" validate
+bad_args "--every" run stack --every 5
+bad_args "--format" run stack --trajectory "$TMP/t.csv" --format xml
+bad_args "--every" run stack --trajectory "$TMP/t.csv" --every 0
 bad_args "--scene" bench
 bad_args "nosuch" bench --scene nosuch
 bad_args "frobnicate" frobnicate
@@ -301,7 +319,13 @@ rb run "$TMP/broken.yaml" --steps 1
 expect_status 1 "run a malformed scene file"
 err_has "broken\.yaml" "the message names the file"
 rb run "$TMP/missing.yaml"
-expect_status 2 "run a missing scene file"
+expect_status 1 "run a missing scene file"
+err_has "^rubble run: cannot open the scene file '.*missing\.yaml': No such file or directory\$" "the message names the file and why"
+rb run no-such-scene
+expect_status 1 "run a name that is neither a file nor a built-in scene"
+err_has "^rubble run: cannot build the scene: unknown standard scene 'no-such-scene'" "the library's message names the scene"
+rb run pile:x
+expect_status 1 "run pile:x"
 
 # A scene file's world settings are applied first, the command line's overrides after them.
 cat >"$TMP/settings.yaml" <<'YAML'
@@ -324,6 +348,68 @@ out_has '^steps +10 x 10 ms \(2 substeps\)' "the file's time step and substeps a
 out_has '^bodies +1 dynamic, 0 kinematic, 1 static$' "the file's bodies are loaded"
 rb run "$TMP/settings.yaml" --steps 10 --dt 0.005
 out_has '^steps +10 x 5 ms \(2 substeps\)' "--dt replaces the file's time step and keeps its substeps"
+
+# ---------------------------------------------------------------------------------------------
+echo "# validate"
+rb validate "$TMP/settings.yaml"
+expect_status 0 "validate a good scene file"
+out_has '^bodies +2: 1 dynamic, 0 kinematic, 1 static$' "validate counts the bodies"
+out_has '^shapes +2$' "validate counts the shapes (the sphere and the ground plane)"
+out_has '^world +time step 10 ms, 2 substeps, ' "validate shows the file's world settings"
+out_has '^OK$' "validate ends with OK"
+rb validate stack
+expect_status 0 "validate a built-in scene"
+out_has '^bodies +21: 20 dynamic, 0 kinematic, 1 static$' "validate stack counts 20 cubes and the ground"
+rb validate "$TMP/broken.yaml"
+expect_status 1 "validate a malformed scene file"
+err_has '^rubble validate: cannot load the scene: .*broken\.yaml:[0-9]+:[0-9]+' "the loader's message with file:line:column"
+out_lacks 'OK' "a bad scene does not say OK"
+rb validate "$TMP/missing.yaml"
+expect_status 1 "validate a missing scene file"
+
+# ---------------------------------------------------------------------------------------------
+echo "# run --trajectory"
+# One sphere falling freely from y = 100 m (no ground, no damping) for 60 steps of 1/60 s:
+# y(t) = 100 - g t^2 / 2, 95.095 m after 1 s. The integrator's substeps (semi-implicit Euler)
+# fall faster than the exact curve by g t h / 2 = 0.02 m at h = 1/240 s, t = 1 s: 0.05 m of tolerance.
+cat >"$TMP/fall.yaml" <<'YAML'
+rubble-scene: 1
+world:
+  sleep: false
+bodies:
+  - type: dynamic
+    position: [0, 100, 0]
+    shapes:
+      - sphere: {radius: 0.5}
+YAML
+rb run "$TMP/fall.yaml" --steps 60 --every 7 --trajectory "$TMP/fall.csv" --quiet
+expect_status 0 "run --trajectory FILE.csv --every 7"
+header=$(head -n 1 "$TMP/fall.csv" 2>/dev/null || true)
+if [ "$header" = "step,time,body,x,y,z,qx,qy,qz,qw" ]; then pass "trajectory CSV header"; else fail "trajectory CSV header is '$header'"; fi
+steps=$(tail -n +2 "$TMP/fall.csv" | cut -d, -f1 | tr '\n' ' ')
+if [ "$steps" = "0 7 14 21 28 35 42 49 56 60 " ]; then pass "rows at step 0, every 7 steps and the last (10 rows)"; else
+    fail "rows at steps '$steps', expected 0 7 14 ... 56 60"; fi
+bad=$(tail -n +2 "$TMP/fall.csv" | awk -F, '
+    { t = $2; want = 100 - 9.81 * t * t / 2; d = $5 - want; if (d < 0) d = -d
+      if (NF != 10 || d > 0.05 || $4 != 0 || $6 != 0) { print; n++ } }
+    END { exit n > 0 }' || echo bad)
+if [ -z "$bad" ]; then pass "the sphere's y follows free fall, y = 100 - g t^2 / 2, within 0.05 m"; else
+    fail "rows off the free-fall curve: $bad"; fi
+last_t=$(tail -n 1 "$TMP/fall.csv" | cut -d, -f2)
+if awk -v t="$last_t" 'BEGIN { exit !(t > 0.9999 && t < 1.0001) }'; then pass "time of step 60 is 1 s"; else
+    fail "time of step 60 is '$last_t'"; fi
+
+rb run stack --steps 10 --every 5 --trajectory "$TMP/stack.jsonl"
+expect_status 0 "run --trajectory FILE.jsonl"
+rows=$(wc -l <"$TMP/stack.jsonl")
+if [ "$rows" -eq 60 ]; then pass "JSON lines: 3 samples (steps 0, 5, 10) x 20 moving bodies, no static ground"; else
+    fail "JSON lines: $rows rows, expected 60"; fi
+jnum='-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?'
+badj=$(grep -Evc "^\{\"step\":[0-9]+,\"time\":$jnum,\"body\":[0-9]+,\"x\":$jnum,\"y\":$jnum,\"z\":$jnum,\"qx\":$jnum,\"qy\":$jnum,\"qz\":$jnum,\"qw\":$jnum\}\$" "$TMP/stack.jsonl" || true)
+if [ "$badj" -eq 0 ]; then pass "every JSON line has step,time,body,x,y,z,qx,qy,qz,qw"; else fail "$badj JSON lines malformed"; fi
+rb run stack --steps 3 --trajectory "$TMP/poses.txt" --format jsonl
+if head -n 1 "$TMP/poses.txt" | grep -q '^{"step":0,'; then pass "--format jsonl wins over the extension"; else
+    fail "--format jsonl: first line is '$(head -n 1 "$TMP/poses.txt")'"; fi
 
 # ---------------------------------------------------------------------------------------------
 echo "# scene files from \$RUBBLE_SCENE_DIR"
@@ -369,6 +455,58 @@ expect_status 0 "check cpu,cpu"
 out_has '^check .*, solver batched$' "check compares the batched solver unless told otherwise (every backend has it)"
 out_has 'orientation difference, rad +0  ' "check cpu,cpu: orientation difference exactly 0"
 out_has 'position difference, m +0  ' "check cpu,cpu: position difference exactly 0"
+
+# ---------------------------------------------------------------------------------------------
+echo "# rubble and rubble-view: one parser, one help, the same exit statuses"
+if [ -z "$VIEWER" ] || [ ! -x "$VIEWER" ]; then
+    skip "rubble-view not given or not built"
+else
+    # the shared options' help, from the --backend line to the --threads line, is the same text
+    common_help() { sed -n '/^  --backend B/,/^  --threads N/p' | sed 's/^ *//' | tr -s ' '; }
+    "$RUBBLE" run --help | common_help >"$TMP/help-rubble"
+    "$VIEWER" --help | common_help >"$TMP/help-view"
+    if [ -s "$TMP/help-rubble" ] && cmp -s "$TMP/help-rubble" "$TMP/help-view"; then
+        pass "rubble run --help and rubble-view --help describe --backend, --solver, --threads alike"; else
+        fail "the shared options' help differs: $(diff "$TMP/help-rubble" "$TMP/help-view" | head -5 | tr '\n' ' ')"; fi
+    for solver in batched sequential split soft default; do
+        if grep -q "^$solver " "$TMP/help-view"; then pass "rubble-view --help lists the solver $solver"; else
+            fail "rubble-view --help does not list the solver $solver"; fi
+    done
+    # same_status DESCRIPTION ARGS...: rubble run ARGS and rubble-view ARGS (no display needed: each
+    # fails before a window) exit alike, with the same message after the program's name
+    same_status() {
+        local what=$1
+        shift
+        rb run "$@"
+        local rs=$status
+        local rmsg
+        rmsg=$(sed 's/^rubble run: //; s/ (see .*--help.)$//' "$TMP/err")
+        set +e
+        env -u DISPLAY -u WAYLAND_DISPLAY "$VIEWER" "$@" --frames 1 >"$TMP/out" 2>"$TMP/err"
+        local vs=$?
+        set -e
+        local vmsg
+        vmsg=$(sed 's/^rubble-view: //; s/ (see .*--help.)$//' "$TMP/err")
+        if [ "$rs" -eq "$vs" ] && [ "$rs" -ne 0 ] && [ "$rmsg" = "$vmsg" ]; then
+            pass "$what: both exit $rs with '$rmsg'"; else
+            fail "$what: rubble run exits $rs ('$rmsg'), rubble-view $vs ('$vmsg')"; fi
+    }
+    same_status "unknown scene" no-such-scene
+    same_status "missing scene file" "$TMP/missing.yaml"
+    same_status "malformed scene file" "$TMP/broken.yaml"
+    same_status "unknown option" stack --frobnicate
+    same_status "bad --threads" stack --threads two
+    same_status "unknown --solver" stack --solver bogus
+    same_status "unknown --backend" stack --backend bogus
+    same_status "bad --seed" stack --seed -1
+    set +e
+    env -u DISPLAY -u WAYLAND_DISPLAY "$VIEWER" stack --screenshot /nonexistent-dir/x.png >"$TMP/out" 2>"$TMP/err"
+    status=$?
+    set -e
+    expect_status 1 "rubble-view --screenshot to a bad path"
+    err_has "^rubble-view: --screenshot: cannot open '/nonexistent-dir/x\.png' for writing: No such file or directory\$" \
+        "the screenshot path is checked first, before the display"
+fi
 
 echo
 if [ "$failures" -ne 0 ]; then

@@ -103,7 +103,7 @@ static void test_islands_meet_only_through_moving_bodies_and_take_the_lowest_slo
 static void test_pe_batches_stop_at_kinematic_and_frozen_bodies(void **state)
 {
     (void)state;
-    // 1 - 0 (kinematic) - 2, and 3 - 4 (frozen) - 5: fixed bodies are barriers (seed 001 §3.1)
+    // 1 - 0 (kinematic) - 2, and 3 - 4 (frozen) - 5: fixed bodies are barriers (Schornbaum 2010 §3.1)
     unsigned int flags[6] = {KINEMATIC_BODY, AWAKE_BODY, AWAKE_BODY, AWAKE_BODY, AWAKE_BODY | RB_BODY_FROZEN,
                              AWAKE_BODY};
     rb_constraint_edge e[5] = {edge(0, 1), edge(0, 2), edge(3, 4), edge(4, 5), edge(1, 3)};

@@ -1,7 +1,7 @@
 // Free motion: bodies that touch nothing. Gravity, damping, forces, impulses and torque-free spin
 // against the closed forms of the integrator, per substep of length h_s = h / S:
 // - batched and split (velocity first, semi-implicit Euler): v += h_s (g + F/m), then x += h_s v;
-// - sequential (positions first, seed 001 Alg. 6): x += h_s v, then v += h_s (g + F/m);
+// - sequential (positions first, Schornbaum 2010 Alg. 6): x += h_s v, then v += h_s (g + F/m);
 // quaternion update with an implicit gyroscopic term in both. Over N = n S substeps the two orders
 // differ only in the sign s (+1 velocity first, -1 positions first) of one term: the position after a
 // fall is y0 + v0 t - g t²/2 - s g h_s t / 2.

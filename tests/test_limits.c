@@ -118,7 +118,7 @@ static void test_pair_budget_is_exact(void **state)
 }
 
 // A step that fails leaves the bodies as they were, on every solver: the sequential solver moves the
-// bodies before it looks for contacts (seed 001's order), so its failed step must put them back.
+// bodies before it looks for contacts (Schornbaum's order), so its failed step must put them back.
 static void test_failed_step_leaves_bodies(void **state)
 {
     (void)state;

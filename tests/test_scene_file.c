@@ -100,7 +100,7 @@ static void load_ok(rb_world_id w, const char *text)
         fail_msg("load failed: %s", rb_last_error(w));
 }
 
-// BENCH-SCENES "Random numbers", written out from the definition.
+// bench-scenes.md "Random numbers", written out from the definition.
 static double lcg_draw(uint64_t *state)
 {
     *state = *state * 6364136223846793005ull + 1442695040888963407ull;
@@ -595,7 +595,7 @@ static void test_event_switches_gravity_on_at_its_time_and_wakes_the_bodies(void
 {
     (void)state;
     rb_world_id w = new_world();
-    // seed 001's zero-g cage: no gravity for 0.5 s, then g; the ball sleeps in the meantime
+    // Schornbaum's zero-g cage: no gravity for 0.5 s, then g; the ball sleeps in the meantime
     load_ok(w, "rubble-scene: 1\n"
                "world: {gravity: [0, 0, 0], time_step: 0.02, sleep: true}\n"
                "bodies:\n"

@@ -1,5 +1,5 @@
 // Settled standard scenes fall asleep: the `pile` (8000 spheres dropped into a pen) and `boxes` (4096
-// cubes turned at random, dropped) scenes of shared/BENCH-SCENES.md, built by rb_build_standard_scene,
+// cubes turned at random, dropped) scenes of docs/bench-scenes.md, built by rb_build_standard_scene,
 // with sleeping on. Both have settled within a few seconds of falling; a body at rest must then be put
 // to sleep, or a settled scene costs as much as a moving one for ever. Every body asleep within 10 s
 // (600 steps of 1/60 s). Heavy (thousands of bodies in contact, 600 steps each, one thread), so this

@@ -1,4 +1,4 @@
-// The sequential solver (pe, seed 001): penetration correction, single-contact resolution largest
+// The sequential solver (pe, Schornbaum 2010): penetration correction, single-contact resolution largest
 // closing speed first, restitution with a resting threshold, static and kinetic friction, shock
 // propagation and per-body sleeping. Every test asserts physics: exchanged momenta, bounce heights,
 // a block held by static friction that slides with kinetic friction, a stack and a pyramid that stand,
@@ -398,7 +398,7 @@ static float top_y(rb_world_id w)
 static void test_stack_of_twenty_cubes_stands_for_ten_seconds(void **state)
 {
     (void)state;
-    // BENCH-SCENES `stack`: the top cube starts at 19.5 m; 600 frames of 1/60 s without sleeping
+    // bench-scenes.md `stack`: the top cube starts at 19.5 m; 600 frames of 1/60 s without sleeping
     rb_world_id w = seq_world(false);
     RB_CHECK(rb_build_standard_scene(w, "stack", 1));
     RB_CHECK(rb_world_set_solver(w, RB_SOLVER_SEQUENTIAL));

@@ -36,7 +36,7 @@ static int restless_boxes(uint64_t seed)
         for (int ix = 0; ix < N; ++ix)
             for (int iz = 0; iz < N; ++iz) {
                 float u[4];
-                for (int d = 0; d < 4; ++d) { // BENCH-SCENES.md's LCG
+                for (int d = 0; d < 4; ++d) { // docs/bench-scenes.md's LCG
                     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
                     u[d] = (float)((double)(state >> 11) * (1.0 / 9007199254740992.0));
                 }

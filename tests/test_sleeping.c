@@ -3,7 +3,7 @@
 // - soft, batched and split (Box2D's): islands (bodies connected by contacts) sleep after time_to_sleep
 //   (0.5 s with a surface speed |v| + r|w| below 0.05 m/s, or below 0.05 m/s and 2°/s) and sleep and
 //   wake together;
-// - sequential (pe's, seed 001 §3.2): each body sleeps when its recency-weighted surface speed falls
+// - sequential (pe's, Schornbaum 2010 §3.2): each body sleeps when its recency-weighted surface speed falls
 //   below sequential.sleep_threshold, and wakes by itself: a contact with an awake body that closes,
 //   or losing what held it (docs/solver-sequential.md).
 #include <setjmp.h>
@@ -139,7 +139,7 @@ static void test_ball_dropped_onto_a_sleeping_stack_wakes_the_whole_stack(void *
     // 0.5 m above the top. Batched: the step that makes the ball–box contact must wake every box of
     // the island (they are connected through contacts). Sequential: the contacts the impact closes
     // wake the boxes they reach while they are resolved, and each falls back asleep at the end of the
-    // substep if it is left slower than the sleep threshold (pe's rule, seed 001 §3.2 property 3), so
+    // substep if it is left slower than the sleep threshold (pe's rule, Schornbaum 2010 §3.2 property 3), so
     // there is nothing to see after the step. Either way the wake-up must not lose the stack's
     // contacts: over the next second no box sinks more than 1 cm below where it slept (a missing
     // contact would let it fall through), and the ball comes to rest on the top box (centre at

@@ -90,7 +90,7 @@ static double rss_bytes(void)
     return n == 2 ? (double)resident * (double)sysconf(_SC_PAGESIZE) : 0.0;
 }
 
-// BENCH-SCENES.md's LCG: uniform in [0, 1).
+// docs/bench-scenes.md's LCG: uniform in [0, 1).
 static float lcg(uint64_t *state)
 {
     *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;

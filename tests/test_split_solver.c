@@ -1,4 +1,4 @@
-// The split solver (projected Jacobi with mass splitting, seed 002) on the CPU backend, the reference
+// The split solver (projected Jacobi with mass splitting, Tonge et al. 2012) on the CPU backend, the reference
 // for every other backend's split solver.
 #include <setjmp.h>
 #include <stdarg.h>

@@ -74,7 +74,7 @@ static void test_contact_impulses_under_a_resting_box_carry_its_weight(void **st
 static void test_gravity_damping_leaves_a_resting_box_that_part_of_its_weight(void **state)
 {
     (void)state;
-    // The sequential solver's gravity damping (seed 001 §3.8) gives a slow body resting on something
+    // The sequential solver's gravity damping (Schornbaum 2010 §3.8) gives a slow body resting on something
     // only (1 − d) of gravity, so its contacts carry (1 − d) m g h_s: with the default d = 0.7, 30%
     // (docs/solver-sequential.md; applications reading contact forces set d = 0 or divide by 1 − d).
     // Batched has no damping: the whole weight.
@@ -184,7 +184,7 @@ static scene_drift standard_scene_drift(const char *scene, int bodies)
 static void test_standard_pyramid_stands_for_ten_seconds(void **state)
 {
     (void)state;
-    // BENCH-SCENES "pyramid": 385 unit cubes in 10 layers, sleeping off. Quality target:
+    // bench-scenes.md "pyramid": 385 unit cubes in 10 layers, sleeping off. Quality target:
     // max_drift (largest distance of any cube from its start) ≤ 1 cm after 600 steps, and the top
     // cube (the last body) stays at y = 9.5 within 1 cm.
     scene_drift r = standard_scene_drift("pyramid", 385);
@@ -197,7 +197,7 @@ static void test_standard_pyramid_stands_for_ten_seconds(void **state)
 static void test_standard_stack_of_twenty_stands_for_ten_seconds_without_walking(void **state)
 {
     (void)state;
-    // BENCH-SCENES "stack": 20 unit cubes in one column, sleeping off. After 600 steps the top cube
+    // bench-scenes.md "stack": 20 unit cubes in one column, sleeping off. After 600 steps the top cube
     // is at 19.5 m within 5 cm (the figure: top_y >= 19.45) and no cube has moved more than
     // 2 cm. A face on a face lies near a tie between clip features; a narrow phase that flips
     // between them from step to step rocked the column, which walked 9 cm in 10 s on the default
@@ -213,7 +213,7 @@ static void test_standard_pile_keeps_every_sphere_in_the_pen_without_deep_overla
     (void)state;
     // "pile:8": 8 × 8 × 20 = 1280 spheres of radius 0.5 dropped into a pen with inner faces at
     // ±12·8/20 = ±4.8 m, 300 steps (5 s: the spheres have fallen and mostly settled).
-    // BENCH-SCENES quality: escaped = spheres with |x| > 4.8, |z| > 4.8, y < 0 or non-finite: 0.
+    // bench-scenes.md quality: escaped = spheres with |x| > 4.8, |z| > 4.8, y < 0 or non-finite: 0.
     // Largest sphere–sphere overlap (1 − distance between centres) ≤ 2 cm, and no sphere more than
     // 2 cm below the ground (y ≥ 0.5 − 0.02). All pairs are checked (n²/2 = 8e5 distances).
     rb_world_def d = pu_world_def(false);

@@ -1,4 +1,4 @@
-// The standard benchmark scenes of shared/BENCH-SCENES.md: rb_build_standard_scene puts every body
+// The standard benchmark scenes of docs/bench-scenes.md: rb_build_standard_scene puts every body
 // where the formulas say (checked here by hand, with the LCG re-derived from its definition), and the
 // files data/scenes/{pyramid,stack,pile,boxes}.yaml build exactly the same worlds, bit for bit.
 #include <math.h>
@@ -89,7 +89,7 @@ static void count_types(rb_world_id w, int *statics, int *dynamics)
     }
 }
 
-// BENCH-SCENES "Random numbers", written out again from the text rather than taken from the library.
+// bench-scenes.md "Random numbers", written out again from the text rather than taken from the library.
 static double lcg_draw(uint64_t *state)
 {
     *state = *state * 6364136223846793005ull + 1442695040888963407ull;
@@ -266,7 +266,7 @@ static void test_boxes_file_builds_exactly_the_builtin_boxes_rotations_included(
     assert_file_equals_builtin("boxes.yaml", "boxes");
 }
 
-// ---- the built-in scenes follow BENCH-SCENES.md ----
+// ---- the built-in scenes follow docs/bench-scenes.md ----
 
 static void test_pyramid_has_385_unit_cubes_in_ten_layers_with_the_top_cube_last(void **state)
 {

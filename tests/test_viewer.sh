@@ -6,16 +6,21 @@
 #       its size, that it is not blank (many colours, no colour covering most of it), and that
 #       box-coloured pixels cover a plausible part of it. Without xvfb-run it skips (exit 77), except
 #       in CI (CI=true), where the viewer is built and this test must run.
+#   test_viewer.sh panel VIEWER PNG_STATS
+#       The text and the side panel (Dear ImGui), headless under Xvfb: with --panel the panel's colour
+#       fills its rectangle at the right and is nowhere else, the heads-up corner has text-coloured
+#       pixels (none with --no-hud); --panel-scene picks scenes through the panel's list as a click does
+#       (the summary names the scene, with the body count of loading it directly); an unknown name fails.
 #   test_viewer.sh interactive VIEWER PNG_STATS
 #       The interactive loop driven by xdotool under Xvfb, on the paused pyramid: `s` writes a
-#       screenshot, `h` puts the help panel on it, dragging the top box draws the picking spring (pure
-#       white, which nothing else is), `r` resets, `q` quits with status 0 and nothing on stderr.
+#       screenshot, `h` puts the help on it, F1 the side panel, dragging the top box draws the picking
+#       spring (pure white, which nothing else is), `r` resets, `q` quits with status 0 and nothing on stderr.
 #       Skips without xvfb-run or xdotool, except in CI.
 #   test_viewer.sh no-display VIEWER
 #       Without a display rubble-view exits 1 with one clear line and writes nothing; bad command lines
 #       exit 2; --help exits 0. No display needed.
 set -uo pipefail
-mode=${1:?mode: render, interactive or no-display}
+mode=${1:?mode: render, panel, interactive or no-display}
 viewer=${2:?path to rubble-view}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -58,6 +63,74 @@ render)
   awk -v f="$boxes" 'BEGIN { exit !(f >= 0.06 && f <= 0.45) }' ||
     fail "box-coloured pixels ($BOX_RANGE) cover $boxes of the frame, expected 0.06 to 0.45"
   echo "ok: pyramid after 60 frames: $colours colours, box-coloured fraction $boxes"
+  ;;
+panel)
+  # the text drawn with Dear ImGui and the side panel, headless: --panel opens the panel, --panel-scene
+  # picks a scene in its list the way a click does (the same code); checked on the picture and on the
+  # summary line's scene and body count
+  stats=${3:?path to png_stats}
+  if ! command -v xvfb-run >/dev/null; then
+    if [ "${CI:-}" = true ]; then
+      fail "xvfb-run is not installed, but the viewer is built and CI must run this test (apt-get install xvfb xauth libgl1-mesa-dri)"
+    fi
+    echo "skip: xvfb-run is not installed (apt-get install xvfb xauth libgl1-mesa-dri)"
+    exit 77
+  fi
+  # xvfb-run exits 5 or 6 itself when removing its temporary directory or starting Xvfb races with
+  # another xvfb-run (meson runs tests side by side); the viewer's own statuses are 0, 1 and 2
+  view() {
+    local s
+    for _ in 1 2 3; do
+      xvfb-run -a -s "-screen 0 1280x720x24" "$viewer" "$@"; s=$?
+      [ "$s" -eq 5 ] || [ "$s" -eq 6 ] || return "$s"
+      echo "xvfb-run failed by itself (status $s); once more" >&2
+    done
+    return "$s"
+  }
+  bodies() { sed -n "s/^rubble-view: $1, \([0-9]*\) bodies on .*/\1/p" "$2"; }
+  fraction() { "$stats" "$1" "$2" | awk '/^range /{print $3}'; }
+  # the panel's background is opaque RGB (28, 32, 42), the panel the right 30% (384 pixels) of a
+  # 1280-pixel frame; the heads-up text is at most (240, 240, 240), in the top-left corner; neither
+  # colour is anywhere in the scene (sky, ground, boxes)
+  PANEL=28-28,32-32,42-42
+  TEXT=225-240,225-240,225-240
+  view pyramid --panel --panel-scene stack --frames 2 --steps-per-frame 0 --screenshot "$tmp/panel.png" >"$tmp/log" 2>&1
+  status=$?
+  cat "$tmp/log"
+  [ "$status" -eq 0 ] || fail "--panel --panel-scene stack: rubble-view exited with status $status"
+  picked=$(bodies stack "$tmp/log")
+  [ -n "$picked" ] || fail "--panel-scene stack: the summary does not name the scene 'stack'"
+  view stack --no-hud --frames 1 --steps-per-frame 0 --screenshot "$tmp/plain.png" >"$tmp/log2" 2>&1 ||
+    { cat "$tmp/log2"; fail "rubble-view stack --no-hud failed"; }
+  direct=$(bodies stack "$tmp/log2")
+  [ "$picked" = "$direct" ] || fail "stack picked in the panel has $picked bodies, loaded directly $direct"
+  echo "ok: stack picked in the panel: $picked bodies, as loaded directly"
+
+  in_panel=$(fraction "$tmp/panel.png" "$PANEL@900,0,380,720")
+  in_scene=$(fraction "$tmp/panel.png" "$PANEL@0,110,880,610")
+  hud_text=$(fraction "$tmp/panel.png" "$TEXT@0,0,520,100")
+  scene_text=$(fraction "$tmp/panel.png" "$TEXT@0,110,880,610")
+  plain_panel=$(fraction "$tmp/plain.png" "$PANEL@900,0,380,720")
+  plain_text=$(fraction "$tmp/plain.png" "$TEXT@0,0,520,100")
+  echo "panel colour: $in_panel of the panel's rectangle, $in_scene of the scene's; without the panel $plain_panel"
+  echo "text colour: $hud_text of the heads-up corner, $scene_text of the scene; with --no-hud $plain_text"
+  # the panel's background shows between its widgets (about half of it), and nowhere else
+  awk -v p="$in_panel" -v s="$in_scene" -v q="$plain_panel" 'BEGIN { exit !(p > 0.25 && s == 0 && q == 0) }' ||
+    fail "the panel is not drawn at the right side (or its colour is elsewhere)"
+  # four lines of text: about 1% of the corner's pixels at the text's full brightness
+  awk -v h="$hud_text" -v s="$scene_text" -v q="$plain_text" 'BEGIN { exit !(h > 0.003 && s == 0 && q == 0) }' ||
+    fail "no heads-up text drawn in the top-left corner (or text colour elsewhere)"
+
+  # a built-in name before a file's; a file by its name without .yaml
+  view pyramid --panel-scene demo --frames 1 --steps-per-frame 0 >"$tmp/log3" 2>&1 ||
+    { cat "$tmp/log3"; fail "--panel-scene demo failed"; }
+  grep -q "^rubble-view: .*/demo.yaml, [1-9][0-9]* bodies on " "$tmp/log3" ||
+    { cat "$tmp/log3"; fail "--panel-scene demo did not load data/scenes/demo.yaml"; }
+  msg=$(view pyramid --panel-scene no-such-scene --frames 1 2>&1); status=$?
+  [ "$status" -eq 1 ] || fail "--panel-scene no-such-scene: expected status 1, got $status"
+  case "$msg" in *"the panel lists no scene 'no-such-scene' (it lists pyramid, stack, pile, boxes"*) ;;
+    *) fail "--panel-scene no-such-scene: $msg" ;; esac
+  echo "ok: the panel's picker finds built-in scenes and files, and names the choices for one it lacks"
   ;;
 interactive)
   stats=${3:?path to png_stats}
@@ -134,6 +207,24 @@ interactive-session)
     fail "dragging the top box drew no picking spring"
   key r
   shot 004
+  # F1: the side panel, opaque RGB (28, 32, 42), over the right 30% of the frame
+  key F1
+  shot 005
+  side=$(fraction rubble-view-005.png 28-28,32-32,42-42@900,0,380,720)
+  echo "panel-coloured pixels in the panel's rectangle after F1: $side"
+  awk -v p="$side" 'BEGIN { exit !(p > 0.25) }' || fail "F1: the side panel did not appear"
+  # a click on the second scene of its list, "stack  (built-in)" (16-pixel DejaVu Sans: its row is
+  # at y = 100 to 114), loads the stack in a new world
+  xdotool mousemove --window "$window" 960 107
+  sleep 0.5
+  xdotool click --window "$window" 1
+  for _ in $(seq 120); do
+    grep -q "picked stack in the panel" out.log && break
+    kill -0 "$pid" 2>/dev/null || { cat err.log; fail "rubble-view exited after the click in the panel"; }
+    sleep 0.25
+  done
+  grep -q "^rubble-view: picked stack in the panel: [1-9][0-9]* bodies" out.log ||
+    { cat out.log; fail "a click on 'stack' in the panel did not load the stack"; }
   key q
   for _ in $(seq 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
   kill -0 "$pid" 2>/dev/null && { kill "$pid"; fail "q did not quit within 60 s"; }
@@ -142,7 +233,7 @@ interactive-session)
   cat out.log
   [ "$status" -eq 0 ] || { cat err.log; fail "rubble-view exited with status $status after q"; }
   [ ! -s err.log ] || { cat err.log; fail "rubble-view wrote to stderr"; }
-  echo "ok: keys s, h, r, q and a picking drag work in the interactive loop"
+  echo "ok: keys s, h, F1, r, q and a picking drag work in the interactive loop"
   ;;
 no-display)
   # a window needs a display: no X, no Wayland, no forced SDL driver
@@ -184,6 +275,6 @@ no-display)
   echo "ok: command-line errors: status 2 with the argument named; --help"
   ;;
 *)
-  fail "unknown mode '$mode' (render, interactive or no-display)"
+  fail "unknown mode '$mode' (render, panel, interactive or no-display)"
   ;;
 esac

@@ -1,5 +1,5 @@
 // rubble-view's window-free parts: the orbit camera (matrices, pixel rays, projection), picking
-// through rb_world_cast_ray, the drag spring, the built-in font and the colour families.
+// through rb_world_cast_ray, the drag spring, and the colour families.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,6 @@
 #include <cmocka.h>
 
 #include "camera.h"
-#include "font.h"
 #include "physics_util.h"
 #include "picking.h"
 #include "shape_cache.h"
@@ -257,23 +256,7 @@ static void test_ray_plane_intersection(void **state)
     assert_false(ray_plane_intersection(vm_vec3(0, 5, 0), vm_vec3(0, 1, 0), vm_vec3(0, 1, 0), vm_vec3(0, 1, 0), &at));
 }
 
-// ---- font and colours ------------------------------------------------------------------------------
-
-static void test_font_table_is_well_formed(void **state)
-{
-    (void)state;
-    assert_int_equal(font_check(), 0);
-    // 'A' is ".###." on top and "#...#" at the bottom; space is empty; unknown characters draw '?'
-    assert_false(font_pixel('A', 0, 0));
-    assert_true(font_pixel('A', 1, 0));
-    assert_true(font_pixel('A', 0, 6));
-    assert_true(font_pixel('A', 4, 6));
-    for (int y = 0; y < FONT_GLYPH_H; ++y)
-        for (int x = 0; x < FONT_GLYPH_W; ++x) {
-            assert_false(font_pixel(' ', x, y));
-            assert_int_equal(font_pixel('\t', x, y), font_pixel('?', x, y));
-        }
-}
+// ---- colours ------------------------------------------------------------------------------------
 
 static void test_shape_colours_come_in_families_and_sleep_darker(void **state)
 {
@@ -307,7 +290,6 @@ int main(void)
         cmocka_unit_test(test_spring_force_pulls_towards_the_target_and_damps_motion),
         cmocka_unit_test(test_dragging_pulls_a_box_to_the_mouse_and_it_settles),
         cmocka_unit_test(test_ray_plane_intersection),
-        cmocka_unit_test(test_font_table_is_well_formed),
         cmocka_unit_test(test_shape_colours_come_in_families_and_sleep_darker),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

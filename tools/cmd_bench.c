@@ -1,4 +1,4 @@
-// `rubble bench --scene NAME`: build a standard scene of BENCH-SCENES.md in code, time each step,
+// `rubble bench --scene NAME`: build a standard scene (docs/bench-scenes.md) in code, time each step,
 // and print one JSON line with the timings and the scene's quality metrics.
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,47 +9,45 @@
 #include "scene_quality.h"
 #include "step_timing.h"
 
-const char cmd_bench_usage[] =
-    "usage: rubble bench --scene NAME [options]\n"
-    "\n"
-    "Benchmark a standard scene (shared/BENCH-SCENES.md, built in code) and print one JSON line:\n"
-    "timings (ms per step, median and mean without the first 10 steps), per-phase means, and the\n"
-    "scene's quality metrics measured after the timed steps. See docs/cli.md for every field.\n"
-    "\n"
-    "options:\n"
-    "  --scene NAME    pyramid, stack, pile, pile:S (S x S x 20 spheres) or boxes (required;\n"
-    "                  a lone NAME without --scene works too)\n"
-    "  --backend B     cpu, opencl, cuda or auto (default auto: RUBBLE_BACKEND if set, else a\n"
-    "                  CUDA GPU, else an OpenCL GPU, else cpu)\n"
-    "  --solver S      contact solver: soft (CPU), batched, split, sequential (CPU; pe, seed 001),\n"
-    "                  or default (the backend's choice: CPU soft, GPU batched; default)\n"
-    "  --threads N     CPU threads, 1..1024; 0 (default) = RUBBLE_THREADS, OMP_NUM_THREADS, all cores\n"
-    "  --steps N       steps to time (default 600)\n"
-    "  --substeps N    substeps per 1/60 s step (default: the solver's, batched 1, sequential 3,\n"
-    "                  soft 4)\n"
-    "  --seed S        seed of the jitter and rotations (default 1, the standard)\n"
-    "  --sleep         let bodies sleep (default off, so sleeping cannot hide cost)\n"
-    "  -h, --help      show this help\n"
-    "\n"
-    "examples:\n"
-    "  rubble bench --scene pile --steps 600 --threads 2\n"
-    "  rubble bench --scene pile:70 --backend cuda\n";
-
 enum { WARMUP_STEPS = 10 };
+
+enum { BENCH_OPTIONS = CLI_OPT_BACKEND | CLI_OPT_SOLVER | CLI_OPT_THREADS | CLI_OPT_STEPS | CLI_OPT_SUBSTEPS |
+                       CLI_OPT_SEED };
 
 typedef struct bench_options {
     cli_common common;
     const char *scene;
-    int substeps; ///< 0 = the world's default
-    uint64_t seed;
     bool sleep;
 } bench_options;
 
+void cmd_bench_usage(FILE *f)
+{
+    fputs("usage: rubble bench --scene NAME [options]\n"
+          "\n"
+          "Benchmark a standard scene (docs/bench-scenes.md, built in code) and print one JSON line:\n"
+          "timings (ms per step, median and mean without the first 10 steps), per-phase means, and the\n"
+          "scene's quality metrics measured after the timed steps. See docs/cli.md for every field.\n"
+          "\n"
+          "options:\n",
+          f);
+    cli_print_option(f, CMD_HELP_WIDTH, "--scene NAME",
+                     CLI_BUILTIN_SCENES " (required; a lone NAME without --scene works too)");
+    cli_common d = cli_default_common(BENCH_OPTIONS);
+    cli_print_common_help(f, &d, CMD_HELP_WIDTH);
+    cli_print_option(f, CMD_HELP_WIDTH, "--sleep", "let bodies sleep (default off, so sleeping cannot hide cost)");
+    cli_print_option(f, CMD_HELP_WIDTH, "-h, --help", "show this help");
+    fputs("\n"
+          "examples:\n"
+          "  rubble bench --scene pile --steps 600 --threads 2\n"
+          "  rubble bench --scene pile:70 --backend cuda\n",
+          f);
+}
+
 static int parse_bench_options(int argc, char **argv, bench_options *o)
 {
-    *o = (bench_options){.common = cli_default_common(), .seed = 1};
+    *o = (bench_options){.common = cli_default_common(BENCH_OPTIONS)};
     cli_args a;
-    cli_args_init(&a, "bench", argc, argv, 1);
+    cli_args_init(&a, "rubble bench", argc, argv, 1);
     while (cli_args_next(&a)) {
         int common = cli_take_common(&a, &o->common);
         if (common < 0)
@@ -57,35 +55,27 @@ static int parse_bench_options(int argc, char **argv, bench_options *o)
         if (common > 0)
             continue;
         const char *v;
-        long n;
         if (cli_args_is(&a, "-h") || cli_args_is(&a, "--help")) {
-            fputs(cmd_bench_usage, stdout);
+            cmd_bench_usage(stdout);
             return CLI_EXIT_OK;
         } else if (cli_args_is(&a, "--scene")) {
             if (!(v = cli_args_value(&a)))
                 return CLI_EXIT_USAGE;
             o->scene = v;
-        } else if (cli_args_is(&a, "--substeps")) {
-            if (!(v = cli_args_value(&a)) || !cli_parse_int("bench", "--substeps", v, 1, 1000, &n))
-                return CLI_EXIT_USAGE;
-            o->substeps = (int)n;
-        } else if (cli_args_is(&a, "--seed")) {
-            if (!(v = cli_args_value(&a)) || !cli_parse_u64("bench", "--seed", v, &o->seed))
-                return CLI_EXIT_USAGE;
         } else if (cli_args_is(&a, "--sleep")) {
             if (!cli_args_no_value(&a))
                 return CLI_EXIT_USAGE;
             o->sleep = true;
         } else if (cli_args_is_option(&a)) {
-            return cli_usage_error("bench", "unknown option '%s'", a.name);
+            return cli_usage_error("rubble bench", "unknown option '%s'", a.name);
         } else if (o->scene) {
-            return cli_usage_error("bench", "one scene expected, got '%s' and '%s'", o->scene, a.name);
+            return cli_usage_error("rubble bench", "one scene expected, got '%s' and '%s'", o->scene, a.name);
         } else {
             o->scene = a.name;
         }
     }
     if (!o->scene)
-        return cli_usage_error("bench", "missing --scene NAME (pyramid, stack, pile, pile:S, boxes)");
+        return cli_usage_error("rubble bench", "missing --scene NAME (" CLI_BUILTIN_SCENES ")");
     return -1;
 }
 
@@ -159,7 +149,7 @@ static int read_state(rb_world_id w, body_state *s)
         fprintf(stderr, "rubble bench: out of memory reading the bodies\n");
         return CLI_EXIT_FAIL;
     }
-    return cli_library_error("bench", "cannot read the bodies", w);
+    return cli_library_error("rubble bench", "cannot read the bodies", w);
 }
 
 int cmd_bench(int argc, char **argv)
@@ -171,29 +161,29 @@ int cmd_bench(int argc, char **argv)
     standard_scene scene;
     int kind = standard_scene_parse(o.scene, &scene);
     if (kind < 0)
-        return cli_usage_error("bench", "--scene '%s': S of pile:S must be a whole number >= 1", o.scene);
+        return cli_usage_error("rubble bench", "--scene '%s': S of pile:S must be a whole number >= 1", o.scene);
     if (kind == 0)
-        return cli_usage_error("bench", "--scene '%s' is not a standard scene (pyramid, stack, pile, pile:S, boxes)",
+        return cli_usage_error("rubble bench", "--scene '%s' is not a standard scene (" CLI_BUILTIN_SCENES ")",
                                o.scene);
 
     rb_world_id w;
-    if ((status = cli_create_world("bench", &o.common, &w)) != CLI_EXIT_OK)
+    if ((status = cli_create_world("rubble bench", &o.common, &w)) != CLI_EXIT_OK)
         return status;
     body_state start = {0}, end = {0};
     timed_steps t = {0};
-    if (rb_build_standard_scene(w, o.scene, o.seed) != RB_OK) {
-        status = cli_library_error("bench", "cannot build the scene", w);
+    if (rb_build_standard_scene(w, o.scene, o.common.seed) != RB_OK) {
+        status = cli_library_error("rubble bench", "cannot build the scene", w);
         goto done;
     }
     if (rb_world_enable_sleep(w, o.sleep) != RB_OK) {
-        status = cli_library_error("bench", "cannot set sleeping", w);
+        status = cli_library_error("rubble bench", "cannot set sleeping", w);
         goto done;
     }
-    if (o.substeps > 0) {
+    if (o.common.substeps > 0) {
         float dt;
         int substeps;
-        if (rb_world_get_time_step(w, &dt, &substeps) != RB_OK || rb_world_set_time_step(w, dt, o.substeps) != RB_OK) {
-            status = cli_library_error("bench", "cannot set the substeps", w);
+        if (rb_world_get_time_step(w, &dt, &substeps) != RB_OK || rb_world_set_time_step(w, dt, o.common.substeps) != RB_OK) {
+            status = cli_library_error("rubble bench", "cannot set the substeps", w);
             goto done;
         }
     }
@@ -202,7 +192,7 @@ int cmd_bench(int argc, char **argv)
     if (needs_start && (status = read_state(w, &start)) != CLI_EXIT_OK)
         goto done;
     int skip = o.common.steps > WARMUP_STEPS ? WARMUP_STEPS : 0;
-    if ((status = timed_steps_run(w, o.common.steps, skip, "bench", &t)) != CLI_EXIT_OK)
+    if ((status = timed_steps_run(w, o.common.steps, skip, "rubble bench", NULL, NULL, &t)) != CLI_EXIT_OK)
         goto done;
     if ((status = read_state(w, &end)) != CLI_EXIT_OK)
         goto done;
@@ -214,7 +204,7 @@ int cmd_bench(int argc, char **argv)
         goto done;
     }
     print_json(w, &o, body_state_count_type(&end, RB_BODY_DYNAMIC), &t, &q);
-    cli_warn_imprecise("bench", w);
+    cli_warn_imprecise("rubble bench", w);
 done:
     body_state_free(&start);
     body_state_free(&end);

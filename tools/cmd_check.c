@@ -1,4 +1,4 @@
-// `rubble check`: run one scene on two backends and compare them kernel by kernel (DESIGN.md §8).
+// `rubble check`: run one scene on two backends and compare them kernel by kernel (docs/backend-opencl.md, cross-checking).
 //
 // Step 1 runs with one velocity iteration, from the same state on both backends, and compares what
 // each kernel produced: the broad phase's pairs (equal, in the same order), the narrow phase's
@@ -12,28 +12,49 @@
 #include <string.h>
 
 #include "commands.h"
-#include "scene_quality.h"
 
-const char cmd_check_usage[] =
-    "usage: rubble check --scene NAME [options]\n"
-    "\n"
-    "Run a scene on two backends and compare them kernel by kernel: after the first step (one\n"
-    "velocity iteration) the broad-phase pairs must be equal and in the same order, the contacts\n"
-    "equal in order with points, normals and depths within 1e-5 relative, the velocities within\n"
-    "1e-4; after --steps steps the positions within --tolerance. Prints the largest difference of\n"
-    "each comparison; exits 1 when a tolerance is broken.\n"
-    "\n"
-    "options:\n"
-    "  --scene NAME       a standard scene (pyramid, stack, pile, pile:S, boxes) or a scene file\n"
-    "  --backends A,B     the two backends (default cpu,opencl)\n"
-    "  --solver S         batched or split, which every backend has (default: batched)\n"
-    "  --steps N          steps for the trajectory comparison (default 60)\n"
-    "  --tolerance T      largest position difference after N steps, m (default 1e-3)\n"
-    "  --threads N        CPU threads (default: the library's default)\n"
-    "  -h, --help         show this help\n"
-    "\n"
-    "example:\n"
-    "  rubble check --scene pyramid --steps 60 --backends cpu,opencl --solver batched\n";
+enum { CHECK_OPTIONS = CLI_OPT_SOLVER | CLI_OPT_THREADS | CLI_OPT_STEPS };
+
+// check's defaults: 60 steps, and the solver every backend has
+static cli_common check_defaults(void)
+{
+    cli_common c = cli_default_common(CHECK_OPTIONS);
+    c.steps = 60;
+    c.solver = RB_SOLVER_BATCHED;
+    return c;
+}
+
+void cmd_check_usage(FILE *f)
+{
+    fputs("usage: rubble check --scene NAME [options]\n"
+          "\n"
+          "Run a scene on two backends and compare them kernel by kernel: after the first step (one\n"
+          "velocity iteration) the broad-phase pairs must be equal and in the same order, the contacts\n"
+          "equal in order with points, normals and depths within 1e-5 relative, the velocities within\n"
+          "1e-4; after --steps steps the positions within --tolerance. Prints the largest difference of\n"
+          "each comparison; exits 1 when a tolerance is broken.\n"
+          "\n"
+          "options:\n",
+          f);
+    cli_print_option(f, CMD_HELP_WIDTH, "--scene NAME", "a scene file or a built-in scene: " CLI_BUILTIN_SCENES);
+    char names[256] = "", text[512];
+    size_t len = 0; // the library's backends but auto, which is a choice and not a backend
+    for (int i = RB_BACKEND_AUTO + 1; strcmp(rb_backend_name((rb_backend)i), "unknown") != 0 && len < sizeof names; ++i)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", rb_backend_name((rb_backend)i));
+    snprintf(text, sizeof text, "the two backends, any two of %s, the same one twice allowed (default cpu,opencl)",
+             names);
+    cli_print_option(f, CMD_HELP_WIDTH, "--backends A,B", text);
+    cli_common d = check_defaults();
+    cli_print_common_help(f, &d, CMD_HELP_WIDTH);
+    cli_print_option(f, CMD_HELP_WIDTH, "--tolerance T", "largest position difference after N steps, m (default 1e-3)");
+    cli_print_option(f, CMD_HELP_WIDTH, "-h, --help", "show this help");
+    fputs("\n"
+          "The solver must be one that both backends have; 'default' means batched here.\n"
+          "\n"
+          "example:\n"
+          "  rubble check --scene pyramid --steps 60 --backends cpu,opencl --solver batched\n",
+          f);
+}
 
 #define CONTACT_TOL 1e-5
 #define VELOCITY_TOL 1e-4
@@ -59,11 +80,10 @@ static int parse_backends(const char *text, rb_backend out[2])
 
 static int parse(int argc, char **argv, check_options *o)
 {
-    *o = (check_options){.common = cli_default_common(), .backends = {RB_BACKEND_CPU, RB_BACKEND_OPENCL},
+    *o = (check_options){.common = check_defaults(), .backends = {RB_BACKEND_CPU, RB_BACKEND_OPENCL},
                          .tolerance = 1e-3};
-    o->common.steps = 60;
     cli_args a;
-    cli_args_init(&a, "check", argc, argv, 1);
+    cli_args_init(&a, "rubble check", argc, argv, 1);
     while (cli_args_next(&a)) {
         int common = cli_take_common(&a, &o->common);
         if (common < 0)
@@ -72,7 +92,7 @@ static int parse(int argc, char **argv, check_options *o)
             continue;
         const char *v;
         if (cli_args_is(&a, "-h") || cli_args_is(&a, "--help")) {
-            fputs(cmd_check_usage, stdout);
+            cmd_check_usage(stdout);
             return CLI_EXIT_OK;
         } else if (cli_args_is(&a, "--scene")) {
             if (!(v = cli_args_value(&a)))
@@ -82,23 +102,23 @@ static int parse(int argc, char **argv, check_options *o)
             if (!(v = cli_args_value(&a)))
                 return CLI_EXIT_USAGE;
             if (!parse_backends(v, o->backends))
-                return cli_usage_error("check", "--backends: expected two of cpu, opencl, cuda as A,B, got '%s'", v);
+                return cli_usage_error("rubble check", "--backends: expected two backends but auto as A,B, got '%s'", v);
         } else if (cli_args_is(&a, "--tolerance")) {
             float t;
-            if (!(v = cli_args_value(&a)) || !cli_parse_positive_float("check", "--tolerance", v, &t))
+            if (!(v = cli_args_value(&a)) || !cli_parse_positive_float("rubble check", "--tolerance", v, &t))
                 return CLI_EXIT_USAGE;
             o->tolerance = t;
         } else if (cli_args_is_option(&a)) {
-            return cli_usage_error("check", "unknown option '%s'", a.name);
+            return cli_usage_error("rubble check", "unknown option '%s'", a.name);
         } else if (o->scene) {
-            return cli_usage_error("check", "one scene expected, got '%s' and '%s'", o->scene, a.name);
+            return cli_usage_error("rubble check", "one scene expected, got '%s' and '%s'", o->scene, a.name);
         } else {
             o->scene = a.name;
         }
     }
     if (!o->scene)
-        return cli_usage_error("check", "missing --scene NAME (a standard scene or a scene file)");
-    // the kernels compared are those every backend has: the CPU's default (sequential) has no GPU twin
+        return cli_usage_error("rubble check", "missing --scene NAME (a standard scene or a scene file)");
+    // the kernels compared are those every backend has: the CPU's default (soft) has no GPU twin
     if (o->common.solver == RB_SOLVER_DEFAULT)
         o->common.solver = RB_SOLVER_BATCHED;
     return -1;
@@ -108,16 +128,11 @@ static int make_world(const check_options *o, int which, rb_world_id *w)
 {
     cli_common c = o->common;
     c.backend = o->backends[which];
-    int status = cli_create_world("check", &c, w);
+    int status = cli_create_world("rubble check", &c, w);
     if (status != CLI_EXIT_OK)
         return status;
-    standard_scene builtin;
-    rb_status s = standard_scene_parse(o->scene, &builtin) > 0 ? rb_build_standard_scene(*w, o->scene, 1)
-                                                               : rb_load_scene(*w, o->scene);
-    if (s != RB_OK) {
-        status = cli_library_error("check", "cannot load the scene", *w);
+    if ((status = cli_load_scene("rubble check", *w, o->scene, 1)) != CLI_EXIT_OK)
         rb_destroy_world(*w);
-    }
     return status;
 }
 
@@ -232,7 +247,7 @@ static int step(rb_world_id w, int n)
 {
     for (int i = 0; i < n; ++i)
         if (rb_world_step(w) != RB_OK)
-            return cli_library_error("check", "step failed", w);
+            return cli_library_error("rubble check", "step failed", w);
     return CLI_EXIT_OK;
 }
 
@@ -262,7 +277,7 @@ int cmd_check(int argc, char **argv)
     // step 1, one velocity iteration: kernel by kernel
     for (int i = 0; i < 2 && status == CLI_EXIT_OK; ++i) {
         if (rb_world_set_iterations(w[i], 1, def.position_iterations) != RB_OK)
-            status = cli_library_error("check", "cannot set the iterations", w[i]);
+            status = cli_library_error("rubble check", "cannot set the iterations", w[i]);
         else
             status = step(w[i], 1);
     }
@@ -271,7 +286,7 @@ int cmd_check(int argc, char **argv)
     printf("step 1 (one solver pass), largest differences:\n");
     if (!compare_pairs(w[0], w[1], &r) || !compare_contacts(w[0], w[1], &r) || !read_state(w[0], &sa) ||
         !read_state(w[1], &sb)) {
-        status = cli_library_error("check", "cannot read the results", w[0]);
+        status = cli_library_error("rubble check", "cannot read the results", w[0]);
         goto done;
     }
     double dv = 0, dw = 0;
@@ -286,14 +301,14 @@ int cmd_check(int argc, char **argv)
     // the rest of the horizon with the world's iterations: trajectories
     for (int i = 0; i < 2 && status == CLI_EXIT_OK; ++i) {
         if (rb_world_set_iterations(w[i], def.iterations, def.position_iterations) != RB_OK)
-            status = cli_library_error("check", "cannot set the iterations", w[i]);
+            status = cli_library_error("rubble check", "cannot set the iterations", w[i]);
         else
             status = step(w[i], o.common.steps - 1);
     }
     if (status != CLI_EXIT_OK)
         goto done;
     if (!read_state(w[0], &sa) || !read_state(w[1], &sb)) {
-        status = cli_library_error("check", "cannot read the bodies", w[0]);
+        status = cli_library_error("rubble check", "cannot read the bodies", w[0]);
         goto done;
     }
     double dp = 0, dq = 0;

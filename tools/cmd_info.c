@@ -6,16 +6,19 @@
 
 #include "commands.h"
 
-const char cmd_info_usage[] =
-    "usage: rubble info\n"
-    "\n"
-    "Print the library version, each backend (cpu, opencl, cuda): whether it is built, whether it\n"
-    "can start on this machine and on which device, or why not; the backend the automatic choice\n"
-    "takes here; the solvers; the default thread count; and the environment variables\n"
-    "RUBBLE_BACKEND, RUBBLE_THREADS, OMP_NUM_THREADS, RUBBLE_MODULE_PATH.\n"
-    "\n"
-    "options:\n"
-    "  -h, --help      show this help\n";
+void cmd_info_usage(FILE *f)
+{
+    fputs("usage: rubble info\n"
+          "\n"
+          "Print the library version, each backend: whether it is built, whether it can start on this\n"
+          "machine and on which device, or why not; the backend the automatic choice takes here; the\n"
+          "solvers; the default thread count; and the environment variables RUBBLE_BACKEND,\n"
+          "RUBBLE_THREADS, OMP_NUM_THREADS, RUBBLE_MODULE_PATH.\n"
+          "\n"
+          "options:\n",
+          f);
+    cli_print_option(f, CMD_HELP_WIDTH, "-h, --help", "show this help");
+}
 
 static void print_backend(rb_backend b)
 {
@@ -80,22 +83,22 @@ static void print_auto_choice(void)
 int cmd_info(int argc, char **argv)
 {
     cli_args a;
-    cli_args_init(&a, "info", argc, argv, 1);
+    cli_args_init(&a, "rubble info", argc, argv, 1);
     while (cli_args_next(&a)) {
         if (cli_args_is(&a, "-h") || cli_args_is(&a, "--help")) {
-            fputs(cmd_info_usage, stdout);
+            cmd_info_usage(stdout);
             return CLI_EXIT_OK;
         }
         if (cli_args_is_option(&a))
-            return cli_usage_error("info", "unknown option '%s'", a.name);
-        return cli_usage_error("info", "unexpected argument '%s'", a.name);
+            return cli_usage_error("rubble info", "unknown option '%s'", a.name);
+        return cli_usage_error("rubble info", "unexpected argument '%s'", a.name);
     }
     printf("rubble %s (library), command line built against %d.%d.%d\n", rb_version_string(), RB_VERSION_MAJOR,
            RB_VERSION_MINOR, RB_VERSION_PATCH);
     printf("backends\n");
-    print_backend(RB_BACKEND_CPU);
-    print_backend(RB_BACKEND_OPENCL);
-    print_backend(RB_BACKEND_CUDA);
+    // every backend the library names, but auto (a choice, not a backend)
+    for (int i = RB_BACKEND_AUTO + 1; strcmp(rb_backend_name((rb_backend)i), "unknown") != 0; ++i)
+        print_backend((rb_backend)i);
     print_auto_choice();
     print_solvers();
     printf("environment\n");

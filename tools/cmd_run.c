@@ -1,68 +1,91 @@
 // `rubble run SCENE`: load a scene file or build a built-in scene, step it, print a summary and,
-// on request, the final state as CSV and a state hash.
+// on request, the final state as CSV, the body poses over time (--trajectory) and a state hash.
+// Every output file is opened before the first step, so a bad path fails at once.
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "body_state.h"
 #include "commands.h"
-#include "scene_quality.h"
 #include "state_hash.h"
 #include "step_timing.h"
 
-const char cmd_run_usage[] =
-    "usage: rubble run SCENE [options]\n"
-    "\n"
-    "Run a scene and print a summary: backend, timing, per-phase split, contacts and the final\n"
-    "state of a few bodies. SCENE is a scene file (docs/scene-format.md) or a built-in scene:\n"
-    "pyramid, stack, pile, pile:S (S x S x 20 spheres), boxes. An existing file wins over a\n"
-    "built-in name.\n"
-    "\n"
-    "options:\n"
-    "  --backend B     cpu, opencl, cuda or auto (default auto: RUBBLE_BACKEND if set, else a\n"
-    "                  CUDA GPU, else an OpenCL GPU, else cpu)\n"
-    "  --solver S      contact solver: soft (CPU), batched, split, sequential (CPU; pe, seed 001),\n"
-    "                  or default (the backend's choice: CPU soft, GPU batched; default)\n"
-    "  --threads N     CPU threads, 1..1024; 0 (default) = RUBBLE_THREADS, OMP_NUM_THREADS, all cores\n"
-    "  --steps N       steps to run (default 600)\n"
-    "  --dt X          seconds per step, replaces the scene's (default: the scene's, else 1/60)\n"
-    "  --substeps N    substeps per step, replaces the scene's (default: the scene's, else the\n"
-    "                  solver's: batched 1, sequential 3, soft 4)\n"
-    "  --no-sleep      keep bodies awake (replaces the scene's setting)\n"
-    "  --seed S        seed of a built-in scene's jitter and rotations (default 1)\n"
-    "  --out FILE      write the final state of every live body as CSV:\n"
-    "                  slot,type,x,y,z,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz\n"
-    "  --hash          print 'state-hash: <16 hex digits>', a 64-bit FNV-1a hash of the final state\n"
-    "  --quiet         leave out the summary (errors and --hash still print)\n"
-    "  -h, --help      show this help\n"
-    "\n"
-    "examples:\n"
-    "  rubble run pyramid --steps 120\n"
-    "  rubble run data/scenes/demo.yaml --backend cpu --out final.csv\n"
-    "  rubble run pile --steps 60 --threads 1 --hash\n";
+enum { RUN_OPTIONS = CLI_OPT_BACKEND | CLI_OPT_SOLVER | CLI_OPT_THREADS | CLI_OPT_STEPS | CLI_OPT_DT |
+                     CLI_OPT_SUBSTEPS | CLI_OPT_NO_SLEEP | CLI_OPT_SEED };
+
+void cmd_run_usage(FILE *f)
+{
+    fputs("usage: rubble run SCENE [options]\n"
+          "\n"
+          "Run a scene and print a summary: backend, timing, per-phase split, contacts and the final\n"
+          "state of a few bodies. SCENE is a scene file (docs/scene-format.md) or a built-in scene,\n"
+          "one of " CLI_BUILTIN_SCENES ".\n"
+          "An existing file wins over a built-in name.\n"
+          "\n"
+          "options:\n",
+          f);
+    cli_common d = cli_default_common(RUN_OPTIONS);
+    cli_print_common_help(f, &d, CMD_HELP_WIDTH);
+    cli_print_option(f, CMD_HELP_WIDTH, "--out FILE",
+                     "write the final state of every live body as CSV: "
+                     "slot,type,x,y,z,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz");
+    cli_print_option(f, CMD_HELP_WIDTH, "--trajectory FILE",
+                     "write the pose of every moving (dynamic or kinematic) body at step 0, every --every steps "
+                     "and the last step: step,time,body,x,y,z,qx,qy,qz,qw as CSV, or one JSON object per row "
+                     "(JSON lines) when FILE ends in .jsonl or .json");
+    cli_print_option(f, CMD_HELP_WIDTH, "--every N", "steps between two --trajectory samples (default 1)");
+    cli_print_option(f, CMD_HELP_WIDTH, "--format F",
+                     "csv or jsonl: the --trajectory format, whatever FILE's extension (default: by extension, "
+                     "csv for any other)");
+    cli_print_option(f, CMD_HELP_WIDTH, "--hash",
+                     "print 'state-hash: <16 hex digits>', a 64-bit FNV-1a hash of the final state");
+    cli_print_option(f, CMD_HELP_WIDTH, "-q, --quiet", "leave out the summary (errors and --hash still print)");
+    cli_print_option(f, CMD_HELP_WIDTH, "-h, --help", "show this help");
+    fputs("\n"
+          "Output files are opened before the first step: a path that cannot be written stops the run\n"
+          "at once (exit 1).\n"
+          "\n"
+          "examples:\n"
+          "  rubble run pyramid --steps 120\n"
+          "  rubble run data/scenes/demo.yaml --backend cpu --out final.csv\n"
+          "  rubble run stack --steps 60 --trajectory poses.csv --every 10\n"
+          "  rubble run pile --steps 60 --threads 1 --hash\n",
+          f);
+}
+
+typedef enum trajectory_format {
+    TRAJECTORY_BY_EXTENSION,
+    TRAJECTORY_CSV,
+    TRAJECTORY_JSONL,
+} trajectory_format;
 
 typedef struct run_options {
     cli_common common;
     const char *scene;
-    float dt;          ///< 0 = keep the scene's
-    int substeps;      ///< 0 = keep the scene's
-    bool no_sleep;
-    uint64_t seed;
     const char *out_path;
+    const char *trajectory_path;
+    int every;                 ///< --every, steps between trajectory samples
+    trajectory_format format;  ///< --format
     bool hash;
     bool quiet;
 } run_options;
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
 // Returns -1 to go on, else the exit status (help printed or bad argument).
 static int parse_run_options(int argc, char **argv, run_options *o)
 {
-    *o = (run_options){.common = cli_default_common(), .seed = 1};
+    *o = (run_options){.common = cli_default_common(RUN_OPTIONS), .every = 1};
+    bool every_given = false;
     cli_args a;
-    cli_args_init(&a, "run", argc, argv, 1);
+    cli_args_init(&a, "rubble run", argc, argv, 1);
     while (cli_args_next(&a)) {
         int common = cli_take_common(&a, &o->common);
         if (common < 0)
@@ -72,28 +95,28 @@ static int parse_run_options(int argc, char **argv, run_options *o)
         const char *v;
         long n;
         if (cli_args_is(&a, "-h") || cli_args_is(&a, "--help")) {
-            fputs(cmd_run_usage, stdout);
+            cmd_run_usage(stdout);
             return CLI_EXIT_OK;
-        } else if (cli_args_is(&a, "--dt")) {
-            if (!(v = cli_args_value(&a)) || !cli_parse_positive_float("run", "--dt", v, &o->dt))
-                return CLI_EXIT_USAGE;
-        } else if (cli_args_is(&a, "--substeps")) {
-            if (!(v = cli_args_value(&a)) || !cli_parse_int("run", "--substeps", v, 1, 1000, &n))
-                return CLI_EXIT_USAGE;
-            o->substeps = (int)n;
-        } else if (cli_args_is(&a, "--seed")) {
-            if (!(v = cli_args_value(&a)) || !cli_parse_u64("run", "--seed", v, &o->seed))
-                return CLI_EXIT_USAGE;
-        } else if (cli_args_is(&a, "--out")) {
+        } else if (cli_args_is(&a, "--out") || cli_args_is(&a, "--trajectory")) {
             if (!(v = cli_args_value(&a)))
                 return CLI_EXIT_USAGE;
             if (!*v)
-                return cli_usage_error("run", "--out: expected a file name, got ''");
-            o->out_path = v;
-        } else if (cli_args_is(&a, "--no-sleep")) {
-            if (!cli_args_no_value(&a))
+                return cli_usage_error("rubble run", "%s: expected a file name, got ''", a.name);
+            *(cli_args_is(&a, "--out") ? &o->out_path : &o->trajectory_path) = v;
+        } else if (cli_args_is(&a, "--every")) {
+            if (!(v = cli_args_value(&a)) || !cli_parse_int("rubble run", "--every", v, 1, 10000000, &n))
                 return CLI_EXIT_USAGE;
-            o->no_sleep = true;
+            o->every = (int)n;
+            every_given = true;
+        } else if (cli_args_is(&a, "--format")) {
+            if (!(v = cli_args_value(&a)))
+                return CLI_EXIT_USAGE;
+            if (strcmp(v, "csv") == 0)
+                o->format = TRAJECTORY_CSV;
+            else if (strcmp(v, "jsonl") == 0 || strcmp(v, "json") == 0)
+                o->format = TRAJECTORY_JSONL;
+            else
+                return cli_usage_error("rubble run", "--format: expected csv or jsonl, got '%s'", v);
         } else if (cli_args_is(&a, "--hash")) {
             if (!cli_args_no_value(&a))
                 return CLI_EXIT_USAGE;
@@ -103,55 +126,55 @@ static int parse_run_options(int argc, char **argv, run_options *o)
                 return CLI_EXIT_USAGE;
             o->quiet = true;
         } else if (cli_args_is_option(&a)) {
-            return cli_usage_error("run", "unknown option '%s'", a.name);
+            return cli_usage_error("rubble run", "unknown option '%s'", a.name);
         } else if (o->scene) {
-            return cli_usage_error("run", "one scene expected, got '%s' and '%s'", o->scene, a.name);
+            return cli_usage_error("rubble run", "one scene expected, got '%s' and '%s'", o->scene, a.name);
         } else {
             o->scene = a.name;
         }
     }
     if (!o->scene)
-        return cli_usage_error("run", "missing SCENE (a scene file or pyramid, stack, pile, pile:S, boxes)");
+        return cli_usage_error("rubble run", "missing SCENE (a scene file or " CLI_BUILTIN_SCENES ")");
+    if (!o->trajectory_path && (every_given || o->format != TRAJECTORY_BY_EXTENSION))
+        return cli_usage_error("rubble run", "%s needs --trajectory FILE", every_given ? "--every" : "--format");
+    if (o->trajectory_path && o->format == TRAJECTORY_BY_EXTENSION)
+        o->format = ends_with(o->trajectory_path, ".jsonl") || ends_with(o->trajectory_path, ".json")
+                        ? TRAJECTORY_JSONL
+                        : TRAJECTORY_CSV;
     return -1;
 }
 
-// Loads the scene file or builds the built-in scene. Returns an exit status.
-static int load_scene(rb_world_id w, const run_options *o, bool *is_file)
-{
-    *is_file = access(o->scene, F_OK) == 0;
-    if (*is_file) {
-        if (rb_load_scene(w, o->scene) != RB_OK)
-            return cli_library_error("run", "cannot load the scene", w);
-        return CLI_EXIT_OK;
-    }
-    if (rb_build_standard_scene(w, o->scene, o->seed) != RB_OK)
-        return cli_library_error("run", "cannot build the scene", w);
-    return CLI_EXIT_OK;
-}
-
 // --dt, --substeps and --no-sleep replace what the scene set.
-static int apply_overrides(rb_world_id w, const run_options *o)
+static int apply_overrides(rb_world_id w, const cli_common *c)
 {
-    if (o->dt > 0.0f || o->substeps > 0) {
+    if (c->dt > 0.0f || c->substeps > 0) {
         float dt;
         int substeps;
         if (rb_world_get_time_step(w, &dt, &substeps) != RB_OK)
-            return cli_library_error("run", "cannot read the time step", w);
-        if (rb_world_set_time_step(w, o->dt > 0.0f ? o->dt : dt, o->substeps > 0 ? o->substeps : substeps) != RB_OK)
-            return cli_library_error("run", "cannot set the time step", w);
+            return cli_library_error("rubble run", "cannot read the time step", w);
+        if (rb_world_set_time_step(w, c->dt > 0.0f ? c->dt : dt, c->substeps > 0 ? c->substeps : substeps) != RB_OK)
+            return cli_library_error("rubble run", "cannot set the time step", w);
     }
-    if (o->no_sleep && rb_world_enable_sleep(w, false) != RB_OK)
-        return cli_library_error("run", "cannot turn sleeping off", w);
+    if (c->no_sleep && rb_world_enable_sleep(w, false) != RB_OK)
+        return cli_library_error("rubble run", "cannot turn sleeping off", w);
     return CLI_EXIT_OK;
 }
 
-static int write_csv(const char *path, const body_state *s)
+// Closes an output file, reporting a write that failed. Returns an exit status.
+static int close_output(FILE *f, const char *option, const char *path)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "rubble run: --out: cannot open '%s' for writing: %s\n", path, strerror(errno));
+    if (!f)
+        return CLI_EXIT_OK;
+    int failed = ferror(f);
+    if (fclose(f) != 0 || failed) {
+        fprintf(stderr, "rubble run: %s: writing '%s' failed: %s\n", option, path, strerror(errno));
         return CLI_EXIT_FAIL;
     }
+    return CLI_EXIT_OK;
+}
+
+static void write_csv(FILE *f, const body_state *s)
+{
     fputs("slot,type,x,y,z,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz\n", f);
     for (int i = 0; i < s->count; ++i) {
         const rb_transform *t = &s->transform[i];
@@ -160,12 +183,66 @@ static int write_csv(const char *path, const body_state *s)
                 body_type_name(s->type[i]), t->p.x, t->p.y, t->p.z, t->q.x, t->q.y, t->q.z, t->q.w, v->x, v->y, v->z,
                 w->x, w->y, w->z);
     }
-    int failed = ferror(f);
-    if (fclose(f) != 0 || failed) {
-        fprintf(stderr, "rubble run: --out: writing '%s' failed: %s\n", path, strerror(errno));
+}
+
+// ---- --trajectory ---------------------------------------------------------------------------------
+
+typedef struct trajectory {
+    FILE *f;
+    trajectory_format format;
+    int every;
+    int last;    ///< the run's last step, always written
+    double dt;   ///< s per step, for the time column
+    body_state s;
+} trajectory;
+
+static int read_bodies(rb_world_id w, body_state *s)
+{
+    body_state_free(s);
+    rb_status st = body_state_read(w, s);
+    if (st == RB_OK)
+        return CLI_EXIT_OK;
+    if (st == RB_ERR_OUT_OF_MEMORY) {
+        fprintf(stderr, "rubble run: out of memory reading the bodies\n");
+        return CLI_EXIT_FAIL;
+    }
+    return cli_library_error("rubble run", "cannot read the bodies", w);
+}
+
+// The poses after `step` steps: one row per dynamic or kinematic body.
+static int trajectory_write(trajectory *tr, rb_world_id w, int step)
+{
+    int status = read_bodies(w, &tr->s);
+    if (status != CLI_EXIT_OK)
+        return status;
+    double time = step * tr->dt;
+    for (int i = 0; i < tr->s.count; ++i) {
+        if (tr->s.type[i] == RB_BODY_STATIC)
+            continue;
+        const rb_transform *t = &tr->s.transform[i];
+        if (tr->format == TRAJECTORY_JSONL)
+            fprintf(tr->f,
+                    "{\"step\":%d,\"time\":%.9g,\"body\":%d,\"x\":%.9g,\"y\":%.9g,\"z\":%.9g,\"qx\":%.9g,"
+                    "\"qy\":%.9g,\"qz\":%.9g,\"qw\":%.9g}\n",
+                    step, time, tr->s.slot[i], t->p.x, t->p.y, t->p.z, t->q.x, t->q.y, t->q.z, t->q.w);
+        else
+            fprintf(tr->f, "%d,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", step, time, tr->s.slot[i], t->p.x,
+                    t->p.y, t->p.z, t->q.x, t->q.y, t->q.z, t->q.w);
+    }
+    if (ferror(tr->f)) {
+        fprintf(stderr, "rubble run: --trajectory: writing failed at step %d: %s\n", step, strerror(errno));
         return CLI_EXIT_FAIL;
     }
     return CLI_EXIT_OK;
+}
+
+// timed_steps_hook: every `every` steps and the last
+static int trajectory_after_step(void *context, rb_world_id w, int done)
+{
+    trajectory *tr = context;
+    if (done % tr->every != 0 && done != tr->last)
+        return CLI_EXIT_OK;
+    return trajectory_write(tr, w, done);
 }
 
 static void print_body_line(const body_state *s, int i)
@@ -216,7 +293,7 @@ static void print_summary(rb_world_id w, const run_options *o, bool is_file, con
     if (is_file)
         printf("scene      %s (file)\n", o->scene);
     else
-        printf("scene      %s (built-in, seed %" PRIu64 ")\n", o->scene, o->seed);
+        printf("scene      %s (built-in, seed %" PRIu64 ")\n", o->scene, o->common.seed);
     printf("backend    %s on %s\n", info.backend, info.device);
     printf("           chosen: %s\n", info.selection);
     if (def.solver == RB_SOLVER_SEQUENTIAL) // iterations are caps per contact there, not sweeps
@@ -231,7 +308,7 @@ static void print_summary(rb_world_id w, const run_options *o, bool is_file, con
     printf("bodies     %d dynamic, %d kinematic, %d static\n", body_state_count_type(s, RB_BODY_DYNAMIC),
            body_state_count_type(s, RB_BODY_KINEMATIC), body_state_count_type(s, RB_BODY_STATIC));
     printf("steps      %d x %.6g ms (%d substep%s), sleep %s\n", t->steps, dt * 1000.0, substeps,
-           substeps == 1 ? "" : "s", def.enable_sleep ? "on" : o->no_sleep ? "off (--no-sleep)" : "off");
+           substeps == 1 ? "" : "s", def.enable_sleep ? "on" : o->common.no_sleep ? "off (--no-sleep)" : "off");
     printf("time       %.3f ms/step median, %.3f ms/step mean, %.3f s total\n", timing_median(t->ms, t->steps),
            timing_mean(t->ms, t->steps), t->total_ms / 1000.0);
     printf("phases     ms/step, mean over all steps:\n");
@@ -254,49 +331,64 @@ int cmd_run(int argc, char **argv)
     if (status >= 0)
         return status;
 
-    standard_scene builtin;
-    bool exists = access(o.scene, F_OK) == 0;
-    if (!exists) {
-        int kind = standard_scene_parse(o.scene, &builtin);
-        if (kind < 0)
-            return cli_usage_error("run", "scene '%s': S of pile:S must be a whole number >= 1", o.scene);
-        if (kind == 0)
-            return cli_usage_error("run",
-                                   "scene '%s' is neither an existing file nor a built-in scene "
-                                   "(pyramid, stack, pile, pile:S, boxes)",
-                                   o.scene);
+    // outputs first: a path that cannot be written fails before any work
+    FILE *out = NULL;
+    trajectory tr = {.format = o.format, .every = o.every, .last = o.common.steps};
+    if (o.out_path && !(out = cli_open_output("rubble run", "--out", o.out_path)))
+        return CLI_EXIT_FAIL;
+    if (o.trajectory_path && !(tr.f = cli_open_output("rubble run", "--trajectory", o.trajectory_path))) {
+        if (out)
+            fclose(out);
+        return CLI_EXIT_FAIL;
     }
 
-    rb_world_id w;
-    if ((status = cli_create_world("run", &o.common, &w)) != CLI_EXIT_OK)
-        return status;
-    bool is_file = false;
+    rb_world_id w = rb_null_world_id;
     timed_steps t = {0};
     body_state s = {0};
-    if ((status = load_scene(w, &o, &is_file)) != CLI_EXIT_OK || (status = apply_overrides(w, &o)) != CLI_EXIT_OK)
+    if ((status = cli_create_world("rubble run", &o.common, &w)) != CLI_EXIT_OK)
         goto done;
-    if ((status = timed_steps_run(w, o.common.steps, 0, "run", &t)) != CLI_EXIT_OK)
+    bool is_file = cli_scene_is_file(o.scene);
+    if ((status = cli_load_scene("rubble run", w, o.scene, o.common.seed)) != CLI_EXIT_OK ||
+        (status = apply_overrides(w, &o.common)) != CLI_EXIT_OK)
         goto done;
-    rb_status st = body_state_read(w, &s);
-    if (st != RB_OK) {
-        if (st == RB_ERR_OUT_OF_MEMORY)
-            fprintf(stderr, "rubble run: out of memory reading the final state\n");
-        else
-            cli_library_error("run", "cannot read the final state", w);
-        status = CLI_EXIT_FAIL;
-        goto done;
+    if (tr.f) {
+        float dt = 0.0f;
+        int substeps;
+        rb_world_get_time_step(w, &dt, &substeps);
+        tr.dt = dt;
+        if (tr.format == TRAJECTORY_CSV)
+            fputs("step,time,body,x,y,z,qx,qy,qz,qw\n", tr.f);
+        if ((status = trajectory_write(&tr, w, 0)) != CLI_EXIT_OK)
+            goto done;
     }
+    if ((status = timed_steps_run(w, o.common.steps, 0, "rubble run", tr.f ? trajectory_after_step : NULL, &tr, &t)) !=
+        CLI_EXIT_OK)
+        goto done;
+    if ((status = read_bodies(w, &s)) != CLI_EXIT_OK)
+        goto done;
     if (!o.quiet)
         print_summary(w, &o, is_file, &t, &s);
-    cli_warn_imprecise("run", w);
-    if (o.out_path && (status = write_csv(o.out_path, &s)) != CLI_EXIT_OK)
-        goto done;
+    cli_warn_imprecise("rubble run", w);
+    if (out)
+        write_csv(out, &s);
     if (o.hash)
         printf("state-hash: %016" PRIx64 "\n", state_hash(&s));
 done:
     fflush(stdout);
+    int closed = close_output(out, "--out", o.out_path);
+    int closed_tr = close_output(tr.f, "--trajectory", o.trajectory_path);
+    if (status == CLI_EXIT_OK)
+        status = closed != CLI_EXIT_OK ? closed : closed_tr;
+    if (status != CLI_EXIT_OK) { // no partial output is left behind
+        if (out)
+            remove(o.out_path);
+        if (tr.f)
+            remove(o.trajectory_path);
+    }
     body_state_free(&s);
+    body_state_free(&tr.s);
     timed_steps_free(&t);
-    rb_destroy_world(w);
+    if (rb_world_is_valid(w))
+        rb_destroy_world(w);
     return status;
 }

@@ -1,5 +1,5 @@
 // Standard scene names and the quality metrics of `rubble bench` (see scene_quality.h and
-// BENCH-SCENES.md).
+// docs/bench-scenes.md).
 #include "scene_quality.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-// The standard benchmark scenes of BENCH-SCENES.md as the CLI sees them (names, pen size) and
+// The standard benchmark scenes of docs/bench-scenes.md as the CLI sees them (names, pen size) and
 // the quality metrics `rubble bench` reports after the timed steps.
 #ifndef RUBBLE_CLI_SCENE_QUALITY_H
 #define RUBBLE_CLI_SCENE_QUALITY_H

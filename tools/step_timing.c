@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "options.h"
+#include "cli_common.h"
 #include "progress.h"
 
 double timing_now_ms(void)
@@ -78,13 +78,14 @@ void timed_steps_free(timed_steps *t)
     memset(t, 0, sizeof *t);
 }
 
-int timed_steps_run(rb_world_id world, int steps, int profile_skip, const char *command, timed_steps *out)
+int timed_steps_run(rb_world_id world, int steps, int profile_skip, const char *who, timed_steps_hook hook,
+                    void *context, timed_steps *out)
 {
     memset(out, 0, sizeof *out);
     out->profile_skip = profile_skip;
     out->ms = malloc((size_t)(steps > 0 ? steps : 1) * sizeof *out->ms);
     if (!out->ms) {
-        fprintf(stderr, "rubble %s: out of memory for %d step timings\n", command, steps);
+        fprintf(stderr, "%s: out of memory for %d step timings\n", who, steps);
         return CLI_EXIT_FAIL;
     }
     progress bar;
@@ -96,13 +97,13 @@ int timed_steps_run(rb_world_id world, int steps, int profile_skip, const char *
         double t1 = timing_now_ms();
         if (s != RB_OK && s != RB_ERR_NUMERIC) {
             progress_end(&bar);
-            fprintf(stderr, "rubble %s: step %d: %s\n", command, i + 1, rb_last_error(world));
+            fprintf(stderr, "%s: step %d: %s\n", who, i + 1, rb_last_error(world));
             status = CLI_EXIT_FAIL;
             break;
         }
         if (s == RB_ERR_NUMERIC && out->numeric_steps++ == 0) {
             progress_end(&bar);
-            fprintf(stderr, "rubble %s: warning: step %d: %s (continuing; the body was frozen)\n", command, i + 1,
+            fprintf(stderr, "%s: warning: step %d: %s (continuing; the body was frozen)\n", who, i + 1,
                     rb_last_error(world));
         }
         out->ms[i] = t1 - t0;
@@ -114,6 +115,10 @@ int timed_steps_run(rb_world_id world, int steps, int profile_skip, const char *
                 add_profile(&out->profile_sum, &p);
                 ++out->profile_count;
             }
+        }
+        if (hook && (status = hook(context, world, i + 1)) != CLI_EXIT_OK) {
+            progress_end(&bar);
+            break;
         }
         progress_update(&bar, i + 1);
     }

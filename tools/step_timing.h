@@ -24,11 +24,17 @@ typedef struct timed_steps {
     int numeric_steps;  ///< steps that reported RB_ERR_NUMERIC (a body was frozen)
 } timed_steps;
 
+/// Called after step `done` (1..steps), outside the timed span; returns an exit status, and the run
+/// stops at the first that is not 0.
+typedef int (*timed_steps_hook)(void *context, rb_world_id world, int done);
+
 /// Runs `steps` steps, timing each call; the profile of steps from `profile_skip` on is summed.
+/// `hook` (may be NULL) runs after each step.
 /// A step that reports RB_ERR_NUMERIC is counted and a warning printed on stderr (first time only);
 /// any other failure stops the loop. Returns the exit status for the command (0, or 1 with the
-/// library's message printed as "rubble COMMAND: step N: message").
-int timed_steps_run(rb_world_id world, int steps, int profile_skip, const char *command, timed_steps *out);
+/// library's message printed as "WHO: step N: message").
+int timed_steps_run(rb_world_id world, int steps, int profile_skip, const char *who, timed_steps_hook hook,
+                    void *context, timed_steps *out);
 void timed_steps_free(timed_steps *t);
 
 /// Mean of each phase over profile_count steps.

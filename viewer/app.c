@@ -40,6 +40,28 @@ static bool load_shapes(app *a, char *err, size_t err_size)
     return shape_cache_build(&a->shapes, a->sim.world, err, err_size);
 }
 
+// A scene picked in the panel: a new world, the camera framed on it. Returns 1 when it is shown; 0 when it
+// cannot be loaded (the scene shown before is loaded again, `err` says why); -1 when that fails too.
+static int load_scene(app *a, const char *scene, char *err, size_t err_size)
+{
+    char previous[sizeof a->sim.scene];
+    memcpy(previous, a->sim.scene, sizeof previous);
+    picking_end(&a->pick);
+    bool ok = simulation_switch_scene(&a->sim, scene);
+    if (!ok) {
+        snprintf(err, err_size, "%s", a->sim.error);
+        if (!simulation_switch_scene(&a->sim, previous))
+            return -1;
+    }
+    char shape_err[1024];
+    if (!load_shapes(a, shape_err, sizeof shape_err)) {
+        snprintf(err, err_size, "%s", shape_err);
+        return -1;
+    }
+    a->cam = camera_framing(a->shapes.bounds_lo, a->shapes.bounds_hi, a->gfx.width, a->gfx.height);
+    return ok ? 1 : 0;
+}
+
 int app_start(app *a, const viewer_options *o)
 {
     memset(a, 0, sizeof *a);
@@ -57,9 +79,24 @@ int app_start(app *a, const viewer_options *o)
         return fail("%s", err);
     }
     if (!renderer_init(&a->gfx, a->win.drawable_w, a->win.drawable_h, o->msaa, err, sizeof err) ||
-        !hud_init(&a->text, a->gfx.programs[PROGRAM_TEXT], err, sizeof err) || !load_shapes(a, err, sizeof err)) {
+        !(a->ui_started = ui_init(a->win.window, a->win.context, a->win.drawable_w, err, sizeof err)) ||
+        !load_shapes(a, err, sizeof err)) {
         app_stop(a);
         return fail("%s", err);
+    }
+    a->show_panel = o->panel;
+    if (o->panel_scene) {
+        // as if the scene had been clicked in the panel's list
+        char scene[sizeof a->sim.scene], names[2048];
+        if (!ui_pick_scene(o->panel_scene, scene, sizeof scene)) {
+            ui_scene_names(names, sizeof names);
+            app_stop(a);
+            return fail("--panel-scene: the panel lists no scene '%s' (it lists %s)", o->panel_scene, names);
+        }
+        if (load_scene(a, scene, err, sizeof err) != 1) {
+            app_stop(a);
+            return fail("%s", err);
+        }
     }
     a->cam = camera_framing(a->shapes.bounds_lo, a->shapes.bounds_hi, a->win.drawable_w, a->win.drawable_h);
     a->running = true;
@@ -74,7 +111,9 @@ void app_stop(app *a)
     free(a->points);
     shape_cache_free(&a->shapes);
     if (a->win.context) {
-        hud_free(&a->text);
+        if (a->ui_started)
+            ui_shutdown();
+        a->ui_started = false;
         renderer_free(&a->gfx);
     }
     window_close(&a->win);
@@ -164,14 +203,16 @@ static bool draw_frame(app *a)
     renderer_begin(&a->gfx);
     renderer_draw_shapes(&a->gfx, &a->cam, &a->shapes);
     draw_debug(a);
-    if (a->show_hud || a->show_help) {
-        hud_begin(&a->text, a->gfx.width, a->gfx.height);
+    // ImGui measures some things on the frame before it uses them (the legend's columns, the scroll to
+    // the current scene): the first frame is laid out twice, so that a one-frame screenshot is complete
+    for (int pass = a->ui_laid_out ? 1 : 0; pass < 2; ++pass) {
+        ui_begin_frame();
         if (a->show_hud) {
             rb_counters counters;
             memset(&counters, 0, sizeof counters);
             rb_world_get_counters(a->sim.world, &counters);
             hud_status st = {
-                .scene = scene_label(a->options->scene),
+                .scene = scene_label(a->sim.scene),
                 .info = a->sim.info,
                 .bodies = counters.bodies,
                 .awake_bodies = a->shapes.awake_bodies, // as tinted (the counter is 0 before the first step)
@@ -185,12 +226,27 @@ static bool draw_frame(app *a)
                 .show_contacts = a->show_contacts,
                 .message = simulation_now() < a->message_until ? a->message : NULL,
             };
-            hud_draw_status(&a->text, &st);
+            ui_draw_status(&st);
         }
         if (a->show_help)
-            hud_draw_help(&a->text);
-        hud_end(&a->text);
+            ui_draw_help();
+        if (a->show_panel) {
+            panel_view v = {
+                .world = a->sim.world,
+                .scene = a->sim.scene,
+                .history = a->sim.history,
+                .history_count = a->sim.history_count,
+                .history_next = a->sim.history_next,
+                .history_capacity = SIMULATION_HISTORY,
+            };
+            char scene[sizeof a->sim.scene];
+            bool picked = ui_draw_panel(&v, &a->show_panel, scene, sizeof scene);
+            if (pass == 1 && picked)
+                snprintf(a->picked_scene, sizeof a->picked_scene, "%s", scene); // loaded after this frame
+        }
+        ui_end_frame(pass == 1);
     }
+    a->ui_laid_out = true;
     renderer_finish(&a->gfx);
     return true;
 }
@@ -290,6 +346,10 @@ static void on_key(app *a, SDL_Keycode key)
     case SDLK_h:
         a->show_help = !a->show_help;
         break;
+    case SDLK_F1:
+    case SDLK_TAB:
+        a->show_panel = !a->show_panel;
+        break;
     case SDLK_f:
         a->cam = camera_framing(a->shapes.bounds_lo, a->shapes.bounds_hi, a->gfx.width, a->gfx.height);
         break;
@@ -305,6 +365,9 @@ static void on_key(app *a, SDL_Keycode key)
 static void on_event(app *a, const SDL_Event *e)
 {
     float px, py;
+    // a click or the wheel over the panel, typing into one of its fields: the panel's, not the scene's
+    if (ui_handle_event(e))
+        return;
     switch (e->type) {
     case SDL_QUIT:
         a->running = false;
@@ -382,8 +445,8 @@ static void present(app *a)
 
 int app_run_interactive(app *a)
 {
-    printf("rubble-view: %s on %s (%s); press h for help\n", a->options->scene, a->sim.info.backend,
-           a->win.gl_description);
+    printf("rubble-view: %s on %s (%s); press h for help, F1 for the panel\n", a->sim.scene,
+           a->sim.info.backend, a->win.gl_description);
     fflush(stdout);
     a->last_frame = simulation_now();
     for (long frame = 0; a->running; ++frame) {
@@ -410,6 +473,24 @@ int app_run_interactive(app *a)
         if (a->screenshot_pending)
             take_screenshot(a);
         present(a);
+        if (a->picked_scene[0]) {
+            char err[2048];
+            int loaded = load_scene(a, a->picked_scene, err, sizeof err);
+            if (loaded < 0)
+                return fail("%s", err);
+            if (loaded == 0) {
+                fprintf(stderr, "rubble-view: %s\n", err);
+                show_message(a, 8.0, "%s", err);
+            } else {
+                rb_counters counters;
+                memset(&counters, 0, sizeof counters);
+                rb_world_get_counters(a->sim.world, &counters);
+                printf("rubble-view: picked %s in the panel: %d bodies\n", a->sim.scene, counters.bodies);
+                fflush(stdout);
+                show_message(a, 2.0, "scene %s", scene_label(a->sim.scene));
+            }
+            a->picked_scene[0] = '\0';
+        }
     }
     return a->exit_status;
 }
@@ -446,7 +527,7 @@ int app_run_headless(app *a)
     double render = total - stepping;
     printf("rubble-view: %s, %d bodies on %s: %d frames in %.2f s (%.1f frames/s); stepping %.1f ms/frame, "
            "drawing %.1f ms/frame (%s)\n",
-           o->scene, counters.bodies, a->sim.info.backend, o->frames, total, o->frames / total,
+           a->sim.scene, counters.bodies, a->sim.info.backend, o->frames, total, o->frames / total,
            1e3 * stepping / o->frames, 1e3 * render / o->frames, a->win.gl_description);
     if (o->screenshot)
         printf("rubble-view: wrote %s (%d x %d)\n", o->screenshot, a->gfx.width, a->gfx.height);

@@ -6,6 +6,7 @@
 #include "camera.h"
 #include "hud.h"
 #include "options.h"
+#include "panel.h"
 #include "picking.h"
 #include "renderer.h"
 #include "shape_cache.h"
@@ -17,7 +18,6 @@ typedef struct app {
     simulation sim;
     gl_window win;
     renderer gfx;
-    hud text;
     shape_cache shapes;
     camera cam;
     pick_state pick;
@@ -25,6 +25,10 @@ typedef struct app {
     bool running;
     int exit_status;        ///< of the interactive loop: VIEW_EXIT_FAIL after a failed reset or resize
     bool show_contacts, show_help, show_hud;
+    bool show_panel;        ///< the side panel (F1, Tab, --panel)
+    bool ui_started;        ///< Dear ImGui is set up (panel.h)
+    char picked_scene[1024]; ///< a scene picked in the panel, loaded after the frame (empty: none)
+    bool ui_laid_out;       ///< its first frame was laid out once before drawing (windows measure themselves)
     bool screenshot_pending; ///< `s` was pressed: write the next frame drawn
     bool orbiting, panning;
     float mouse_x, mouse_y; ///< drawable pixels

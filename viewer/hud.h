@@ -1,29 +1,16 @@
-// The heads-up display: text drawn with the built-in bitmap font (font.c) over the scene. The
-// status lines (backend, device, solver, bodies, contacts, ms per step and the per-phase split, frame
-// rate, time scale) and the help overlay are laid out here.
+// The heads-up display's contents: the status lines (scene, backend, device, solver, bodies,
+// contacts, ms per step and the per-phase split, frame rate, time scale, paused) and the help text.
+// Laid out here as plain text; panel.cpp draws them with Dear ImGui over the scene.
 #ifndef RUBBLE_VIEW_HUD_H
 #define RUBBLE_VIEW_HUD_H
 
 #include <stdbool.h>
-#include <stdint.h>
-
-#include <epoxy/gl.h>
 
 #include "rubble.h"
 
-typedef struct text_vertex {
-    float pixel[2];
-    float uv[2];
-    uint8_t color[4];
-} text_vertex;
-
-typedef struct hud {
-    GLuint program, vao, vbo, font_texture;
-    text_vertex *vertices;
-    int count, capacity;
-    int width, height; ///< framebuffer size, pixels
-    int scale;         ///< font pixels per texel
-} hud;
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /// What the status lines show.
 typedef struct hud_status {
@@ -40,23 +27,26 @@ typedef struct hud_status {
     const char *message;  ///< transient line (screenshot written, errors), or NULL
 } hud_status;
 
-bool hud_init(hud *h, GLuint text_program, char *err, size_t err_size);
-void hud_free(hud *h);
+enum { HUD_MAX_LINES = 5, HUD_LINE_SIZE = 256 };
 
-/// Starts a frame of text for a framebuffer of `width` x `height` pixels.
-void hud_begin(hud *h, int width, int height);
-/// Queues text with its top-left corner at pixel (x, y).
-void hud_text(hud *h, float x, float y, const char *text, const uint8_t color[4]);
-/// Queues a filled rectangle.
-void hud_rect(hud *h, float x, float y, float w, float hgt, const uint8_t color[4]);
-float hud_text_width(const hud *h, const char *text);
-float hud_line_height(const hud *h);
-/// Draws what was queued (into the bound framebuffer), blended over the scene.
-void hud_end(hud *h);
+/// Which colour a status line is drawn in.
+typedef enum hud_tone { HUD_TONE_TEXT, HUD_TONE_DIM, HUD_TONE_ACCENT } hud_tone;
 
-/// The status lines in the top-left corner, and the "h: help" hint.
-void hud_draw_status(hud *h, const hud_status *s);
-/// The controls, centred.
-void hud_draw_help(hud *h);
+/// Fills the status lines; returns how many (4, or 5 with a message).
+int hud_status_lines(const hud_status *s, char lines[HUD_MAX_LINES][HUD_LINE_SIZE], hud_tone tones[HUD_MAX_LINES]);
+
+/// The hint in the bottom-left corner ("h: help", and whether contacts are shown).
+const char *hud_hint(const hud_status *s);
+
+/// The controls: `count` lines of key and action.
+typedef struct hud_key_help {
+    const char *keys, *action;
+} hud_key_help;
+extern const hud_key_help hud_help[];
+extern const int hud_help_count;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,9 @@ int main(int argc, char **argv)
     int status = viewer_parse_options(argc, argv, &options);
     if (status >= 0)
         return status;
+    // an output that cannot be written fails before the scene, the window and the frames
+    if (options.screenshot && !cli_check_output("rubble-view", "--screenshot", options.screenshot))
+        return VIEW_EXIT_FAIL;
     app a;
     status = app_start(&a, &options);
     if (status != VIEW_EXIT_OK)

@@ -1,17 +1,21 @@
-// rubble-view's command line. Bad arguments print one line naming the argument and give exit
-// status 2, as the `rubble` command line does (docs/cli.md).
+// rubble-view's command line. The options it shares with `rubble` (--backend, --solver, --threads,
+// --seed, --no-sleep) are parsed and described by tools/cli_common.c, the same code as `rubble run`'s;
+// the window's options are here. Exit statuses are those of `rubble` (docs/cli.md).
 #ifndef RUBBLE_VIEW_OPTIONS_H
 #define RUBBLE_VIEW_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "cli_common.h"
 #include "rubble.h"
 
 enum {
-    VIEW_EXIT_OK = 0,
-    VIEW_EXIT_FAIL = 1,  ///< no display or GL context, a library error, a screenshot that cannot be written
-    VIEW_EXIT_USAGE = 2, ///< bad command line
+    VIEW_EXIT_OK = CLI_EXIT_OK,
+    VIEW_EXIT_FAIL = CLI_EXIT_FAIL,   ///< no display or GL context, a scene or library error, a screenshot that
+                                      ///< cannot be written
+    VIEW_EXIT_USAGE = CLI_EXIT_USAGE, ///< bad command line
 };
 
 typedef struct viewer_options {
@@ -30,11 +34,14 @@ typedef struct viewer_options {
     bool hud;               ///< false with --no-hud
     int msaa;               ///< --msaa samples: 0, 2, 4, 8 (default 4)
     bool vsync;             ///< false with --no-vsync (interactive; headless never waits)
+    bool panel;             ///< --panel: start with the side panel open
+    const char *panel_scene; ///< --panel-scene NAME: picked in the panel at start, or NULL
 } viewer_options;
 
 /// Returns -1 to go on, else the exit status (help or version printed, or a bad argument reported).
 int viewer_parse_options(int argc, char **argv, viewer_options *o);
 
-extern const char viewer_usage[];
+/// --help: the usage, the shared options (cli_common.h) and the viewer's own.
+void viewer_usage(FILE *f);
 
 #endif

@@ -215,28 +215,6 @@ static const char line_fs[] =
     "out vec4 o_color;\n"
     "void main() { o_color = v_color; }\n";
 
-// ---- text ----
-
-static const char text_vs[] =
-    "layout(location = 0) in vec2 a_pixel;\n"
-    "layout(location = 1) in vec2 a_uv;\n"
-    "layout(location = 2) in vec4 a_color;\n"
-    "uniform vec2 u_screen;\n"
-    "out vec2 v_uv;\n"
-    "out vec4 v_color;\n"
-    "void main() {\n"
-    "    v_uv = a_uv;\n"
-    "    v_color = a_color;\n"
-    "    gl_Position = vec4(2.0 * a_pixel.x / u_screen.x - 1.0, 1.0 - 2.0 * a_pixel.y / u_screen.y, 0.0, 1.0);\n"
-    "}\n";
-
-static const char text_fs[] =
-    "in vec2 v_uv;\n"
-    "in vec4 v_color;\n"
-    "uniform sampler2D u_font;\n"
-    "out vec4 o_color;\n"
-    "void main() { o_color = vec4(v_color.rgb, v_color.a * texture(u_font, v_uv).r); }\n";
-
 // ---- sky ----
 
 static const char sky_vs[] =
@@ -266,7 +244,6 @@ static const program_source sources[PROGRAM_COUNT] = {
     [PROGRAM_PLANE] = {"plane", {VERSION, quat_rotate, plane_vs}, {VERSION, lighting, plane_fs}},
     [PROGRAM_SPHERE] = {"sphere", {VERSION, sphere_vs}, {VERSION, lighting, sphere_fs}},
     [PROGRAM_LINE] = {"line", {VERSION, line_vs}, {VERSION, line_fs}},
-    [PROGRAM_TEXT] = {"text", {VERSION, text_vs}, {VERSION, text_fs}},
     [PROGRAM_SKY] = {"sky", {VERSION, sky_vs}, {VERSION, sky_fs}},
 };
 

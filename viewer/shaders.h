@@ -6,7 +6,6 @@
 //   sphere  ray-traced sphere impostors: a camera-facing quad per sphere, exact silhouette, normal and
 //           depth per pixel (two triangles per sphere, however close)
 //   line    debug lines and points (contacts, the picking spring)
-//   text    the heads-up text, from the font texture
 //   sky     the background gradient
 #ifndef RUBBLE_VIEW_SHADERS_H
 #define RUBBLE_VIEW_SHADERS_H
@@ -21,7 +20,6 @@ typedef enum program_id {
     PROGRAM_PLANE,
     PROGRAM_SPHERE,
     PROGRAM_LINE,
-    PROGRAM_TEXT,
     PROGRAM_SKY,
     PROGRAM_COUNT,
 } program_id;

@@ -29,12 +29,17 @@ static bool library_failure(simulation *s, const char *what, rb_world_id world)
     return false;
 }
 
-bool simulation_start(simulation *s, const viewer_options *o)
+// Creates the world and loads `scene` into it; see simulation_start.
+static bool load(simulation *s, const viewer_options *o, const char *scene)
 {
     float time_scale = s->time_scale > 0.0f ? s->time_scale : 1.0f;
     bool paused = s->options ? s->paused : o->paused;
+    char name[sizeof s->scene];
+    snprintf(name, sizeof name, "%s", scene);
     memset(s, 0, sizeof *s);
     s->options = o;
+    memcpy(s->scene, name, sizeof name);
+    scene = s->scene;
     s->time_scale = time_scale;
     s->paused = paused;
 
@@ -45,16 +50,16 @@ bool simulation_start(simulation *s, const viewer_options *o)
     if (rb_create_world(&def, &s->world) != RB_OK)
         return library_failure(s, "cannot create the world", rb_null_world_id);
     // an existing file wins over a built-in name, as in `rubble run`
-    if (access(o->scene, F_OK) == 0) {
-        if (rb_load_scene(s->world, o->scene) != RB_OK)
+    if (access(scene, F_OK) == 0) {
+        if (rb_load_scene(s->world, scene) != RB_OK)
             goto fail_loading;
-    } else if (looks_like_a_path(o->scene)) {
+    } else if (looks_like_a_path(scene)) {
         // no built-in scene has a '/' or a '.' in its name: say what is wrong with the file
-        snprintf(s->error, sizeof s->error, "cannot open the scene file '%s': %s", o->scene, strerror(errno));
+        snprintf(s->error, sizeof s->error, "cannot open the scene file '%s': %s", scene, strerror(errno));
         rb_destroy_world(s->world);
         s->world = rb_null_world_id;
         return false;
-    } else if (rb_build_standard_scene(s->world, o->scene, o->seed) != RB_OK) {
+    } else if (rb_build_standard_scene(s->world, scene, o->seed) != RB_OK) {
         goto fail_loading;
     }
     if (o->no_sleep && rb_world_enable_sleep(s->world, false) != RB_OK)
@@ -65,7 +70,7 @@ bool simulation_start(simulation *s, const viewer_options *o)
     return true;
 
 fail_loading:
-    library_failure(s, access(o->scene, F_OK) == 0 ? "cannot load the scene" : "cannot build the scene", s->world);
+    library_failure(s, access(scene, F_OK) == 0 ? "cannot load the scene" : "cannot build the scene", s->world);
     rb_destroy_world(s->world);
     s->world = rb_null_world_id;
     return false;
@@ -78,10 +83,23 @@ void simulation_stop(simulation *s)
     s->world = rb_null_world_id;
 }
 
+bool simulation_start(simulation *s, const viewer_options *o)
+{
+    return load(s, o, o->scene);
+}
+
 bool simulation_reset(simulation *s)
 {
+    char scene[sizeof s->scene];
+    memcpy(scene, s->scene, sizeof scene);
     simulation_stop(s);
-    return simulation_start(s, s->options);
+    return load(s, s->options, scene);
+}
+
+bool simulation_switch_scene(simulation *s, const char *scene)
+{
+    simulation_stop(s);
+    return load(s, s->options, scene);
 }
 
 static void smooth(float *avg, float value, bool first)
@@ -108,6 +126,10 @@ static bool step_once(simulation *s, simulation_hook hook, void *context)
     s->step_ms = first ? ms : 0.9 * s->step_ms + 0.1 * ms;
     rb_profile p;
     if (rb_world_get_profile(s->world, &p) == RB_OK) {
+        s->history[s->history_next] = p;
+        s->history_next = (s->history_next + 1) % SIMULATION_HISTORY;
+        if (s->history_count < SIMULATION_HISTORY)
+            s->history_count++;
         smooth(&s->phases.step, p.step, first);
         smooth(&s->phases.integrate, p.integrate, first);
         smooth(&s->phases.bounds, p.bounds, first);

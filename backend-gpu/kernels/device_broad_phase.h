@@ -1,4 +1,4 @@
-// find_pairs: a sort-based uniform grid (after Le Grand, GPU Gems 3 ch. 32, and seed 000), with no
+// find_pairs: a sort-based uniform grid (after Le Grand, GPU Gems 3 ch. 32, and Csefalvay 2011), with no
 // atomics. Every finite shape gets one entry per cell its AABB touches; entries are sorted by a
 // 30-bit cell key (the cell coordinates modulo 1024 per axis, so any scene fits: cells that alias
 // share a key but not a cell, and pairs are tested on the true cell); within a run of equal keys a

@@ -1,9 +1,9 @@
 // The engine-independent half of the comparison drivers (ode_bench.c, bullet_bench.cpp): the
-// standard scenes of shared/BENCH-SCENES.md, the seeded LCG, the step timing, the quality fields
+// standard scenes of docs/bench-scenes.md, the seeded LCG, the step timing, the quality fields
 // and the JSON line. Header only, compiles as C99 and as C++; each driver supplies an `engine`
 // (how to add a wall, a box, a sphere; how to step; how to read a body back) and calls bench_main.
 //
-// Fields of the BENCH-SCENES JSON line that are left out: `phases_ms` (neither ODE nor Bullet
+// Fields of the bench-scenes.md JSON line that are left out: `phases_ms` (neither ODE nor Bullet
 // reports rubble's phases; see README.md). `contacts_last` is the number of contact points of the
 // last step (ODE: contact joints made; Bullet: points in all persistent manifolds).
 #ifndef BENCH_COMMON_H
@@ -39,7 +39,7 @@ typedef struct {
     void (*read_body)(void *ctx, int i, vec3 *p, vec3 *v); // i-th dynamic body, creation order
 } engine;
 
-// ---- the LCG of BENCH-SCENES: advanced before each draw, u = (state >> 11) * 2^-53 ------------
+// ---- the LCG of bench-scenes.md: advanced before each draw, u = (state >> 11) * 2^-53 ------------
 static double lcg_next(uint64_t *state)
 {
     *state = *state * 6364136223846793005ull + 1442695040888963407ull;
@@ -148,7 +148,7 @@ static int build_scene(const engine *e, void *ctx, const scene *s, uint64_t seed
     return count;
 }
 
-// ---- quality (BENCH-SCENES "Scenes"), measured after the timed steps -------------------------
+// ---- quality (bench-scenes.md "Scenes"), measured after the timed steps -------------------------
 static int finite3(vec3 v)
 {
     return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);

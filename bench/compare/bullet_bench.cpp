@@ -1,4 +1,4 @@
-// Bullet driver of the standard scenes (shared/BENCH-SCENES.md); see README.md for the settings.
+// Bullet driver of the standard scenes (docs/bench-scenes.md); see README.md for the settings.
 //   bullet_bench --scene pyramid|stack|pile|pile:S|boxes [--steps N] [--seed S]
 // btDiscreteDynamicsWorld, btDbvtBroadphase, btSequentialImpulseConstraintSolver with 10
 // iterations (other solver settings Bullet's defaults: split impulse, warm starting), one
@@ -20,7 +20,7 @@ struct bullet_ctx {
     std::vector<btRigidBody *> dynamic; // creation order
 };
 
-// Bullet multiplies the two frictions by default (0.6 * 0.6 = 0.36); BENCH-SCENES asks for a
+// Bullet multiplies the two frictions by default (0.6 * 0.6 = 0.36); bench-scenes.md asks for a
 // contact coefficient of 0.6, so combine by the geometric mean, as rubble does.
 static btScalar combined_friction(const btCollisionObject *a, const btCollisionObject *b)
 {

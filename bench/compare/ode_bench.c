@@ -1,4 +1,4 @@
-// ODE driver of the standard scenes (shared/BENCH-SCENES.md); see README.md for the settings.
+// ODE driver of the standard scenes (docs/bench-scenes.md); see README.md for the settings.
 //   ode_bench --scene pyramid|stack|pile|pile:S|boxes [--steps N] [--seed S] [--space hash|sap]
 // One world, quickstep with 10 iterations at dt = 1/60, ERP 0.2, CFM 1e-5, contact surface layer
 // 0.001, no auto-disable; up to 4 contacts per geom pair, Coulomb friction mu = 0.6 (friction

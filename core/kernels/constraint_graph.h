@@ -1,4 +1,4 @@
-// The constraint graph (DESIGN.md §4): bodies are nodes, every constraint is an edge. Colouring,
+// The constraint graph (docs/architecture.md): bodies are nodes, every constraint is an edge. Colouring,
 // waking, islands, shock levels, the split solver's per-body lists and pe's batches are computed over
 // edges and never ask which kind an edge is; only the row code (core/kernels/contact_*.h) does.
 //
@@ -159,7 +159,7 @@ RB_FN void rb_unite_islands(int n, RB_GLOBAL const rb_constraint_edge *edges, RB
     }
 }
 
-// pe's batches (seed 001 §3.1): bodies joined by edges between two moving bodies; a fixed body
+// pe's batches (Schornbaum 2010 §3.1): bodies joined by edges between two moving bodies; a fixed body
 // (static, kinematic, frozen) is a barrier.
 RB_FN void rb_unite_batches(int n, RB_GLOBAL const rb_constraint_edge *edges, RB_GLOBAL const unsigned int *flags,
                             RB_GLOBAL int *parent)

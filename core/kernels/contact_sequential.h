@@ -1,4 +1,4 @@
-// The per-contact math of the `sequential` solver (pe; seed 001 §2-§3): one contact point, its
+// The per-contact math of the `sequential` solver (pe; Schornbaum 2010 §2-§3): one contact point, its
 // contact frame and collision matrix, the resolution of one contact with static and kinetic
 // friction, and the displacement options of penetration correction.
 //
@@ -68,7 +68,7 @@ RB_FN rb_mat3 rb_seq_skew(rb_float3 r)
     return rb_mat3_rows(rb_f3(0.0f, -r.z, r.y), rb_f3(r.z, 0.0f, -r.x), rb_f3(-r.y, r.x, 0.0f));
 }
 
-// K = (1/m_A + 1/m_B) E - R_A I_A^-1 R_A - R_B I_B^-1 R_B (seed 001 eq. 3.4.11a): an impulse i on B
+// K = (1/m_A + 1/m_B) E - R_A I_A^-1 R_A - R_B I_B^-1 R_B (Schornbaum 2010 eq. 3.4.11a): an impulse i on B
 // (and -i on A) changes u by K i.
 RB_FN rb_mat3 rb_seq_collision_matrix(rb_float3 ra, rb_float3 rb, const rb_seq_body *a, const rb_seq_body *b)
 {
@@ -211,7 +211,7 @@ RB_FN void rb_seq_pull_back(rb_seq_contact *c, rb_seq_body *a, rb_seq_body *b)
     c->impulse = rb_add(c->impulse, i);
 }
 
-// Resolves one closing contact (seed 001 Alg. 8 with Alg. 11): the normal relative velocity becomes
+// Resolves one closing contact (Schornbaum 2010 Alg. 8 with Alg. 11): the normal relative velocity becomes
 // -cor theta_0 (0 for impacts slower than restitution_threshold, so resting contacts never bounce; for a
 // speculative contact, the approach that closes the gap exactly in this substep),
 // and the tangential relative velocity stops if that takes an impulse inside the static cone
@@ -477,7 +477,7 @@ RB_FN rb_float3 rb_seq_patch_resolve(rb_seq_contact *c, rb_seq_body *a, rb_seq_b
     return i;
 }
 
-// ---- penetration correction (seed 001 §2) ----
+// ---- penetration correction (Schornbaum 2010 §2) ----
 
 // Displacement that moves one body of a penetrating contact out along the normal by -dcorr (the
 // corrected distance, < 0): A along -n, B along +n (eq. 2.3.1 in rubble's orientation).

@@ -113,7 +113,7 @@ RB_FN void rb_contact_solve_soft(const rb_contact_constraint *c, rb_contact_poin
     rb_contact_solve_friction(c, pts, va, wa, vb, wb);
 }
 
-// Shock propagation (Guendelman et al. 2003; pe's levels, seed 001 §3.6): the same pass with the
+// Shock propagation (Guendelman et al. 2003; pe's levels, Schornbaum 2010 §3.6): the same pass with the
 // supporting body held fixed, so the supported body takes the whole correction and passes none down.
 // Run level by level from the ground up, it leaves every body of a stack moving with what carries it,
 // whatever the mass ratio. `fixed_a`: A is the supporting body (else B). The effective masses are
@@ -166,7 +166,7 @@ RB_FN void rb_contact_solve_shock(const rb_contact_constraint *c, const rb_conta
     }
 }
 
-// Impacts resolved one at a time, largest closing speed first (pe, seed 001 §3.3), before the soft
+// Impacts resolved one at a time, largest closing speed first (pe, Schornbaum 2010 §3.3), before the soft
 // substeps: a touching point closing faster than the restitution threshold gets the impulse that
 // sends the bodies apart at e times its closing speed. Resolved in that order, an impact travels
 // through a row of touching balls as it does in Newton's cradle; solved together (the substeps), it

@@ -355,7 +355,7 @@ RB_FN void rb_contact_solve_position(const rb_contact_constraint *c, rb_contact_
     }
 }
 
-// Shock propagation for the rigid solvers (batched, split; Guendelman et al. 2003, pe's levels, seed 001
+// Shock propagation for the rigid solvers (batched, split; Guendelman et al. 2003, pe's levels, Schornbaum 2010
 // §3.6): after the iterations, level by level from the ground up, each carried body is solved against
 // its supports held fixed, so it takes the whole correction and passes none down, and a heavy body on a
 // light one stays put whatever the mass ratio. `fixed_a`: A is the supporting body (else B).

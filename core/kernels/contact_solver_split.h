@@ -1,4 +1,4 @@
-// The split solver (seed 002: Tonge, Benevolenski and Voroshilov, "Mass splitting for jitter-free
+// The split solver (Tonge et al. 2012: Tonge, Benevolenski and Voroshilov, "Mass splitting for jitter-free
 // parallel rigid body simulation", SIGGRAPH 2012): projected Jacobi with mass splitting.
 //
 // Every constraint block (one manifold, up to four points) is solved at once against the body

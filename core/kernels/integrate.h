@@ -63,7 +63,7 @@ RB_FN void rb_integrate_position(rb_float3 *p, rb_float4 *q, rb_float3 v, rb_flo
 
 // integrate_velocities for one body, from its stored state (inertia: the body-frame tensor as stored,
 // diagonal and off-diagonal). Returns whether the new velocities are finite: a body whose state went
-// non-finite is frozen by the caller, never passed on to its neighbours (DESIGN.md §11).
+// non-finite is frozen by the caller, never passed on to its neighbours (docs/architecture.md).
 RB_FN int rb_body_integrate_velocity(rb_float3 *v, rb_float3 *w, rb_float3 gravity, float inv_mass,
                                      rb_mat3 inv_inertia_world, rb_float4 inertia_diag, rb_float4 inertia_offdiag,
                                      rb_float4 q, rb_float3 force, rb_float3 torque, rb_float4 params, float h)
