@@ -61,7 +61,9 @@ message(STATUS "rubble \${rubble_VERSION}: \${rubble_LIBRARY}")
 add_executable(hello ../hello.c)
 target_link_libraries(hello PRIVATE rubble::rubble)
 EOF
-cmake -S "$app/cmake" -B "$app/cmake/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_BUILD_TYPE=Release \
+# Ninja is there already (rubble builds with it); CMake's default generator would need make, which a
+# fresh Debian machine does not have
+cmake -G Ninja -S "$app/cmake" -B "$app/cmake/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_BUILD_TYPE=Release \
   >"$tmp/cmake.log" 2>&1 || { cat "$tmp/cmake.log" >&2; fail "(b) cmake configure"; }
 grep -- "-- rubble " "$tmp/cmake.log" | sed 's/^/  /'
 cmake --build "$app/cmake/build" >>"$tmp/cmake.log" 2>&1 || { cat "$tmp/cmake.log" >&2; fail "(b) cmake build"; }
