@@ -34,6 +34,10 @@ meson install -C "$tmp/build" --quiet >"$tmp/install.log" 2>&1 || { cat "$tmp/in
 # the installed program runs without LD_LIBRARY_PATH: it finds librubble by its run path
 env -u LD_LIBRARY_PATH "$tmp/prefix/bin/rubble" info >"$tmp/info.log" 2>&1 || { cat "$tmp/info.log" >&2; fail "installed rubble info"; }
 echo "  installed; $tmp/prefix/bin/rubble runs: $(head -n 1 "$tmp/info.log")"
+# the scenes the installed viewer's picker lists, and a scene file the installed command line runs
+[ -f "$tmp/prefix/share/rubble/scenes/demo.yaml" ] || fail "share/rubble/scenes/demo.yaml was not installed"
+"$tmp/prefix/bin/rubble" validate "$tmp/prefix/share/rubble/scenes/demo.yaml" >/dev/null ||
+  fail "the installed rubble does not validate the installed demo scene"
 
 app=$tmp/app
 mkdir -p "$app"
