@@ -9,7 +9,9 @@
 #                  /tmp/rubble-compare; engines that are missing are left out, with a note)
 #   ROUNDS (default 3), STEPS (default 300), SCENES (default "pyramid boxes pile"),
 #   SCALING (default "pile:10 pile:20 pile:30": the pile:S curve, 1 round, STEPS/3 steps),
-#   THREADS (default "1 2": rubble's thread counts) are read from the environment.
+#   THREADS (default "1 2": rubble's thread counts), SLEEP_SCENES (default "pyramid stack boxes pile":
+#   one run each with every engine's own sleeping on, SLEEP_STEPS frames, default 900 = 15 s, rubble
+#   at its last thread count; "" leaves them out) are read from the environment.
 # Every line gets "round" and "load" (the 1-minute load average when the run started) added, so
 # a reader can see what else the machine was doing.
 set -euo pipefail
@@ -21,6 +23,8 @@ steps=${STEPS:-300}
 scenes=${SCENES:-pyramid boxes pile}
 scaling=${SCALING:-pile:10 pile:20 pile:30}
 threads=${THREADS:-1 2}
+sleep_scenes=${SLEEP_SCENES-pyramid stack boxes pile}
+sleep_steps=${SLEEP_STEPS:-900}
 
 [ -x "$rubble" ] || { echo "no rubble program at $rubble (build first, or pass its path)" >&2; exit 2; }
 peers=()
@@ -54,5 +58,12 @@ for s in $scaling; do
   for t in $threads; do run "$rubble" bench --scene "$s" --backend cpu --threads "$t" --steps $((steps / 3)); done
   for p in "${peers[@]}"; do run "$p" --scene "$s" --steps $((steps / 3)); done
   echo "scaling $s done" >&2
+done
+# sleeping on: awake_final and all_asleep_s say whether and when every body slept
+last_threads=${threads##* }
+for s in $sleep_scenes; do
+  run "$rubble" bench --scene "$s" --backend cpu --threads "$last_threads" --steps "$sleep_steps" --sleep
+  for p in "${peers[@]}"; do run "$p" --scene "$s" --steps "$sleep_steps" --sleep; done
+  echo "sleeping $s done" >&2
 done
 echo "wrote $(wc -l < "$out") runs to $out" >&2

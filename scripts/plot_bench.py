@@ -9,7 +9,8 @@ first on PATH). Writes three pictures:
                          is the median over the rounds, the whisker the fastest and slowest round
   bench-pile-scaling.png ms per frame against the number of spheres for the pile:S family (log-log)
   bench-phases.png       where rubble's frame goes, per scene: the mean ms of each pipeline phase
-and prints the table behind the first one, with each engine's ratio to the faster peer.
+and prints the table behind the first one, with each engine's ratio to the faster peer, and a table of
+the sleeping runs (--sleep) if the series has them.
 """
 import json
 import statistics
@@ -152,14 +153,32 @@ def plot_phases(runs, out):
     plt.close(fig)
 
 
+def print_sleep(runs):
+    sleeping = [r for r in runs if r.get("sleep") and "awake_final" in r]
+    if not sleeping:
+        return
+    print()
+    print("| scene | engine | frames | bodies awake at the end | all asleep after |")
+    print("| --- | --- | --- | --- | --- |")
+    for r in sleeping:
+        t = r.get("all_asleep_s", -1)
+        print("| %s | %s | %d | %d of %d | %s |" % (r["scene"], label(r), r["steps"], r["awake_final"], r["bodies"],
+                                                    "%.2f s" % t if t >= 0 else "never"))
+
+
 def main():
     if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
         sys.exit(__doc__)
     out = sys.argv[2] if len(sys.argv) > 2 else "docs/images"
-    runs = load(sys.argv[1])
-    plot_frames(runs, out)
-    plot_scaling(runs, out)
-    plot_phases(runs, out)
+    everything = load(sys.argv[1])
+    runs = [r for r in everything if not r.get("sleep")]  # the timing runs: sleeping off
+    if runs:
+        plot_frames(runs, out)
+        plot_scaling(runs, out)
+        plot_phases(runs, out)
+    else:
+        print("no runs with sleeping off: no pictures")
+    print_sleep(everything)
 
 
 if __name__ == "__main__":

@@ -224,7 +224,10 @@ numnull="($num|null)"
 phases="\"phases_ms\":\\{\"integrate\":$num,\"bounds\":$num,\"broad\":$num,\"narrow\":$num,\"batches\":$num,\"correct\":$num,\"solve\":$num,\"sleep\":$num,\"transfer\":$num\\}"
 # bench_re SCENE BODIES STEPS SLEEP QUALITY -> the regular expression of the whole line
 bench_re() {
-    echo "^\\{\"engine\":\"rubble\",\"version\":$str,\"backend\":$str,\"device\":$str,\"solver\":$str,\"threads\":$int,\"scene\":\"$1\",\"bodies\":$2,\"steps\":$3,\"substeps\":$int,\"sleep\":$4,\"ms_per_step_median\":$num,\"ms_per_step_mean\":$num,\"ms_total\":$num,\"contacts_last\":$int,$phases,$5\"max_speed_final\":$numnull\\}\$"
+    # with sleeping on the line ends with whether and when every body slept
+    local sleep_tail=""
+    [ "$4" = true ] && sleep_tail=",\"awake_final\":$int,\"all_asleep_s\":$num"
+    echo "^\\{\"engine\":\"rubble\",\"version\":$str,\"backend\":$str,\"device\":$str,\"solver\":$str,\"threads\":$int,\"scene\":\"$1\",\"bodies\":$2,\"steps\":$3,\"substeps\":$int,\"sleep\":$4,\"ms_per_step_median\":$num,\"ms_per_step_mean\":$num,\"ms_total\":$num,\"contacts_last\":$int,$phases,$5\"max_speed_final\":$numnull$sleep_tail\\}\$"
 }
 # check_bench DESCRIPTION SCENE BODIES STEPS SLEEP QUALITY
 check_bench() {
@@ -255,6 +258,18 @@ check_bench "bench pile" pile 8000 12 true "\"max_penetration\":$numnull,\"max_g
 out_has '"threads":2,' "bench reports --threads 2"
 out_lacks '"top_y"|"max_drift"|"min_y"' "bench pile leaves out top_y, max_drift and min_y"
 out_has '"escaped":0,' "no sphere escapes the pen in 12 steps"
+out_has '"awake_final":8000,"all_asleep_s":-1}' "bench --sleep: 8000 spheres still falling after 12 steps, never all asleep"
+
+# the stack of 20 cubes rests from the start: every cube asleep within the first second (0.5 s today)
+rb bench --scene stack --steps 90 --sleep
+expect_status 0 "bench --scene stack --steps 90 --sleep"
+check_bench "bench stack --sleep" stack 20 90 true "\"max_drift\":$numnull,\"top_y\":$numnull,"
+asleep=$(sed -n 's/.*"awake_final":0,"all_asleep_s":\([0-9.]*\)}$/\1/p' "$TMP/out")
+if [ -n "$asleep" ] && awk -v t="$asleep" 'BEGIN { exit !(t > 0 && t <= 1.0) }'; then
+    pass "bench stack --sleep: every cube asleep after $asleep s"
+else
+    fail "bench stack --sleep: not all asleep within 1 s: $(cat "$TMP/out")"
+fi
 
 rb bench boxes --steps 5 --seed 7
 expect_status 0 "bench boxes (scene as a positional argument, 5 steps, seed 7)"

@@ -79,8 +79,23 @@ static int parse_bench_options(int argc, char **argv, bench_options *o)
     return -1;
 }
 
+// With --sleep: the first step after which no body is awake (the counters walk the bodies, so this runs
+// after each step's timing, in the hook)
+typedef struct sleep_watch {
+    int all_asleep_step; // 0: not yet
+} sleep_watch;
+
+static int watch_sleep(void *context, rb_world_id world, int done)
+{
+    sleep_watch *sw = context;
+    rb_counters c;
+    if (sw->all_asleep_step == 0 && rb_world_get_counters(world, &c) == RB_OK && c.awake_bodies == 0)
+        sw->all_asleep_step = done;
+    return CLI_EXIT_OK;
+}
+
 static void print_json(rb_world_id w, const bench_options *o, int bodies, const timed_steps *t,
-                       const scene_quality *q)
+                       const scene_quality *q, const sleep_watch *sw)
 {
     rb_world_info info = {0};
     rb_counters c = {0};
@@ -135,6 +150,11 @@ static void print_json(rb_world_id w, const bench_options *o, int bodies, const 
     if (q->has_min_y)
         json_number(&j, "min_y", q->min_y);
     json_number(&j, "max_speed_final", q->max_speed_final);
+    if (o->sleep) {
+        json_int(&j, "awake_final", c.awake_bodies);
+        // seconds of simulated time until every body slept; -1: not within the run
+        json_number(&j, "all_asleep_s", sw->all_asleep_step ? sw->all_asleep_step * (double)dt : -1.0);
+    }
     json_end_object(&j);
     fputc('\n', stdout);
     fflush(stdout);
@@ -192,7 +212,9 @@ int cmd_bench(int argc, char **argv)
     if (needs_start && (status = read_state(w, &start)) != CLI_EXIT_OK)
         goto done;
     int skip = o.common.steps > WARMUP_STEPS ? WARMUP_STEPS : 0;
-    if ((status = timed_steps_run(w, o.common.steps, skip, "rubble bench", NULL, NULL, &t)) != CLI_EXIT_OK)
+    sleep_watch sw = {0};
+    if ((status = timed_steps_run(w, o.common.steps, skip, "rubble bench", o.sleep ? watch_sleep : NULL, &sw, &t)) !=
+        CLI_EXIT_OK)
         goto done;
     if ((status = read_state(w, &end)) != CLI_EXIT_OK)
         goto done;
@@ -203,7 +225,7 @@ int cmd_bench(int argc, char **argv)
         status = CLI_EXIT_FAIL;
         goto done;
     }
-    print_json(w, &o, body_state_count_type(&end, RB_BODY_DYNAMIC), &t, &q);
+    print_json(w, &o, body_state_count_type(&end, RB_BODY_DYNAMIC), &t, &q, &sw);
     cli_warn_imprecise("rubble bench", w);
 done:
     body_state_free(&start);

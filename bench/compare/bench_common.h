@@ -31,12 +31,16 @@ typedef struct {
     const char *engine, *version, *solver;
     // static box (a pen wall): centre and half extents, axis-aligned, friction 0.6, restitution 0
     void (*add_wall)(void *ctx, vec3 center, vec3 half);
-    // dynamic bodies, 1 kg, solid-shape inertia, friction 0.6, restitution 0, never sleeping
+    // dynamic bodies, 1 kg, solid-shape inertia, friction 0.6, restitution 0, sleeping only with --sleep
     void (*add_box)(void *ctx, vec3 center, quat rotation, double half_edge);
     void (*add_sphere)(void *ctx, vec3 center, double radius);
     void (*step)(void *ctx);                               // one frame of 1/60 s
     int (*contacts)(void *ctx);                            // contact points of the last step
     void (*read_body)(void *ctx, int i, vec3 *p, vec3 *v); // i-th dynamic body, creation order
+    // --sleep: the engine's own sleeping with its own default thresholds, switched on before the scene
+    // is built; awake() counts the dynamic bodies the engine still simulates
+    void (*set_sleep)(void *ctx, int on);
+    int (*awake)(void *ctx);
 } engine;
 
 // ---- the LCG of bench-scenes.md: advanced before each draw, u = (state >> 11) * 2^-53 ------------
@@ -227,12 +231,13 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-// ---- the run: --scene NAME --steps N [--seed S] ---------------------------------------------
+// ---- the run: --scene NAME --steps N [--seed S] [--sleep] -----------------------------------
 static int bench_main(int argc, char **argv, const engine *e, void *ctx)
 {
     const char *name = NULL;
     int steps = 600;
     uint64_t seed = 1;
+    int sleep = 0;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--scene") == 0 && i + 1 < argc)
             name = argv[++i];
@@ -240,8 +245,11 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
             steps = atoi(argv[++i]);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--sleep") == 0)
+            sleep = 1;
         else {
-            fprintf(stderr, "usage: %s --scene pyramid|stack|pile|pile:S|boxes [--steps N] [--seed S]\n", argv[0]);
+            fprintf(stderr, "usage: %s --scene pyramid|stack|pile|pile:S|boxes [--steps N] [--seed S] [--sleep]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -250,6 +258,7 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
         fprintf(stderr, "%s: --scene pyramid|stack|pile|pile:S|boxes and --steps >= 1 expected\n", argv[0]);
         return 2;
     }
+    e->set_sleep(ctx, sleep);
     int n = build_scene(e, ctx, &s, seed);
     vec3 *start = (vec3 *)malloc((size_t)n * sizeof *start);
     vec3 *pos = (vec3 *)malloc((size_t)n * sizeof *pos);
@@ -259,11 +268,14 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
         e->read_body(ctx, i, &start[i], &vel[i]);
 
     double total = 0.0;
+    int all_asleep_step = 0; // the first step after which no body is awake (counted outside the timing)
     for (int i = 0; i < steps; ++i) {
         double t0 = now_ms();
         e->step(ctx);
         ms[i] = now_ms() - t0;
         total += ms[i];
+        if (sleep && all_asleep_step == 0 && e->awake(ctx) == 0)
+            all_asleep_step = i + 1;
     }
     int skip = steps > 10 ? 10 : 0; // median and mean leave out the first 10 steps
     double mean = 0.0;
@@ -299,7 +311,8 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
 
     printf("{\"engine\":\"%s\",\"version\":\"%s\",\"backend\":\"cpu\",\"device\":\"%s\",\"solver\":\"%s\"", e->engine,
            e->version, cpu_model(), e->solver);
-    printf(",\"threads\":1,\"scene\":\"%s\",\"bodies\":%d,\"steps\":%d,\"substeps\":1,\"sleep\":false", name, n, steps);
+    printf(",\"threads\":1,\"scene\":\"%s\",\"bodies\":%d,\"steps\":%d,\"substeps\":1,\"sleep\":%s", name, n, steps,
+           sleep ? "true" : "false");
     json_num("ms_per_step_median", median);
     json_num("ms_per_step_mean", mean);
     json_num("ms_total", total);
@@ -317,6 +330,10 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
     if (s.kind == SCENE_BOXES)
         json_num("min_y", bad_pos ? NAN : min_y);
     json_num("max_speed_final", bad_speed ? NAN : max_speed);
+    if (sleep) {
+        printf(",\"awake_final\":%d", e->awake(ctx));
+        json_num("all_asleep_s", all_asleep_step ? all_asleep_step / 60.0 : -1.0); // -1: not within the run
+    }
     printf("}\n");
     fflush(stdout);
     free(start), free(pos), free(vel), free(ms);

@@ -18,6 +18,7 @@ struct bullet_ctx {
     btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
     std::vector<btCollisionShape *> shapes;
     std::vector<btRigidBody *> dynamic; // creation order
+    bool sleep = false;                  // --sleep
 };
 
 // Bullet multiplies the two frictions by default (0.6 * 0.6 = 0.36); bench-scenes.md asks for a
@@ -39,7 +40,8 @@ static btRigidBody *add(bullet_ctx *c, btScalar mass, btCollisionShape *shape, c
     btRigidBody *b = new btRigidBody(info);
     c->world.addRigidBody(b);
     if (mass > 0) {
-        b->setActivationState(DISABLE_DEACTIVATION); // no sleeping
+        if (!c->sleep)
+            b->setActivationState(DISABLE_DEACTIVATION); // no sleeping
         c->dynamic.push_back(b);
     }
     return b;
@@ -106,6 +108,19 @@ static void read_body(void *ctx, int i, vec3 *p, vec3 *v)
     *v = v3(u.x(), u.y(), u.z());
 }
 
+static void set_sleep(void *ctx, int on)
+{
+    ((bullet_ctx *)ctx)->sleep = on != 0; // Bullet's deactivation with its defaults (0.8 m/s, 1 rad/s, 2 s)
+}
+
+static int awake(void *ctx)
+{
+    int n = 0;
+    for (btRigidBody *b : ((bullet_ctx *)ctx)->dynamic)
+        n += b->isActive();
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     gCalculateCombinedFrictionCallback = combined_friction;
@@ -117,7 +132,8 @@ int main(int argc, char **argv)
 
     char version[32];
     snprintf(version, sizeof version, "%d.%02d", btGetVersion() / 100, btGetVersion() % 100);
-    engine e = {"bullet", version, "sequential_impulse/dbvt", add_wall, add_box, add_sphere, step, contacts, read_body};
+    engine e = {"bullet", version, "sequential_impulse/dbvt", add_wall, add_box, add_sphere, step, contacts, read_body,
+                set_sleep, awake};
     int status = bench_main(argc, argv, &e, c);
 
     for (int i = c->world.getNumCollisionObjects() - 1; i >= 0; --i) {

@@ -93,6 +93,20 @@ static void step(void *ctx)
     dJointGroupEmpty(c->contacts);
 }
 
+static void set_sleep(void *ctx, int on)
+{
+    dWorldSetAutoDisableFlag(((ode_ctx *)ctx)->world, on); // ODE's auto-disable with its defaults
+}
+
+static int awake(void *ctx)
+{
+    ode_ctx *c = (ode_ctx *)ctx;
+    int n = 0;
+    for (int i = 0; i < c->count; ++i)
+        n += dBodyIsEnabled(c->bodies[i]) != 0;
+    return n;
+}
+
 static int contacts(void *ctx)
 {
     return ((ode_ctx *)ctx)->contacts_last;
@@ -132,14 +146,15 @@ int main(int argc, char **argv)
     dWorldSetERP(c.world, 0.2);                    // ODE's default
     dWorldSetCFM(c.world, 1e-5);                   // ODE's single-precision default, as in its demos
     dWorldSetContactSurfaceLayer(c.world, 0.001);  // as in ODE's demos; the default is 0
-    dWorldSetAutoDisableFlag(c.world, 0);          // no sleeping
+    dWorldSetAutoDisableFlag(c.world, 0);          // no sleeping (--sleep: set_sleep)
     c.space = strcmp(space, "sap") == 0 ? dSweepAndPruneSpaceCreate(0, dSAP_AXES_XZY) : dHashSpaceCreate(0);
     c.contacts = dJointGroupCreate(0);
     dCreatePlane(c.space, 0.0, 1.0, 0.0, 0.0); // the ground y = 0
 
     char solver[64];
     snprintf(solver, sizeof solver, "quickstep/%s", space);
-    engine e = {"ode", ODE_VERSION_STRING, solver, add_wall, add_box, add_sphere, step, contacts, read_body};
+    engine e = {"ode", ODE_VERSION_STRING, solver, add_wall, add_box, add_sphere, step, contacts, read_body,
+                set_sleep, awake};
     int status = bench_main(argc, argv, &e, &c);
 
     dJointGroupDestroy(c.contacts);
