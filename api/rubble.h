@@ -393,8 +393,8 @@ RB_API rb_status rb_world_set_time_step(rb_world_id world, float time_step, int 
 /// Read the time step and the number of substeps in use (the solver's choice resolved, never 0).
 /// @param world the world
 /// @param[out] time_step receives s per step; may be NULL
-/// @param[out] substeps receives the substeps per step; may be NULL
-/// @return RB_OK or RB_ERR_STALE_ID (NULL outputs are allowed here).
+/// @param[out] substeps receives the substeps per step; may be NULL (not both)
+/// @return RB_OK, RB_ERR_STALE_ID, or RB_ERR_INVALID_ARGUMENT when both outputs are NULL.
 RB_API rb_status rb_world_get_time_step(rb_world_id world, float *time_step, int *substeps);
 /// Set the iteration counts of the batched and split solvers (the others ignore them).
 /// @param world the world
@@ -999,11 +999,12 @@ RB_API rb_status rb_shape_set_user_data(rb_shape_id shape, void *user_data);
 /// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT.
 RB_API rb_status rb_world_get_transforms(rb_world_id world, int first, int count, rb_transform *out);
 /// Place the body origins of a range of slots (velocities kept); every sleeping body in the range
-/// wakes. Unlike rb_body_set_transform(), a frozen body stays frozen.
+/// wakes and a frozen one returns to the simulation, as with rb_body_set_transform().
 /// @param world the world
 /// @param first first slot
 /// @param count number of slots, >= 0
-/// @param in array of `count` transforms: finite positions, unit rotations (normalised here)
+/// @param in array of `count` transforms: positions within 1e18 m of the origin on each axis
+///        (docs/limits.md), unit rotations (normalised here)
 /// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT.
 RB_API rb_status rb_world_set_transforms(rb_world_id world, int first, int count, const rb_transform *in);
 /// Read the velocities of a range of slots. Either output may be NULL.
@@ -1016,7 +1017,8 @@ RB_API rb_status rb_world_set_transforms(rb_world_id world, int first, int count
 /// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT.
 RB_API rb_status rb_world_get_velocities(rb_world_id world, int first, int count, rb_vec3 *linear, rb_vec3 *angular);
 /// Set the velocities of a range of slots. Either input may be NULL (left unchanged). Sleeping
-/// bodies given a non-zero velocity wake up; frozen bodies stay frozen.
+/// bodies given a non-zero velocity wake up; a frozen body returns to the simulation (even with a
+/// zero velocity), as with rb_body_set_linear_velocity().
 /// @param world the world
 /// @param first first slot
 /// @param count number of slots, >= 0; none of them may hold a static body
