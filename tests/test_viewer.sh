@@ -4,7 +4,7 @@
 #   test_viewer.sh render VIEWER PNG_STATS
 #       Renders the pyramid for 60 frames under Xvfb (Mesa's software OpenGL) and checks the PNG:
 #       its size, that it is not blank (many colours, no colour covering most of it), and that
-#       box-coloured pixels cover a plausible part of it. Without xvfb-run it skips (exit 77), except
+#       box-coloured pixels cover a plausible part of it. Without Xvfb it skips (exit 77), except
 #       in CI (CI=true), where the viewer is built and this test must run.
 #   test_viewer.sh panel VIEWER PNG_STATS
 #       The text and the side panel (Dear ImGui), headless under Xvfb: with --panel the panel's colour
@@ -15,7 +15,7 @@
 #       The interactive loop driven by xdotool under Xvfb, on the paused pyramid: `s` writes a
 #       screenshot, `h` puts the help on it, F1 the side panel, dragging the top box draws the picking
 #       spring (pure white, which nothing else is), `r` resets, `q` quits with status 0 and nothing on stderr.
-#       Skips without xvfb-run or xdotool, except in CI.
+#       Skips without Xvfb or xdotool, except in CI.
 #   test_viewer.sh no-display VIEWER
 #       Without a display rubble-view exits 1 with one clear line and writes nothing; bad command lines
 #       exit 2; --help exits 0. No display needed.
@@ -23,8 +23,34 @@ set -uo pipefail
 mode=${1:?mode: render, panel, interactive or no-display}
 viewer=${2:?path to rubble-view}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+
+# One private Xvfb for this test run. -displayfd makes Xvfb pick a free display itself and say which
+# once it accepts connections, so tests running side by side never race for a display number or a
+# temporary directory, as xvfb-run -a does (it exits 5 when its clean-up loses such a race).
+need_xvfb() {
+  local tool
+  for tool in Xvfb "$@"; do
+    if ! command -v "$tool" >/dev/null; then
+      [ "${CI:-}" = true ] && fail "$tool is not installed, but the viewer is built and CI must run this test (apt-get install xvfb xauth xdotool libgl1-mesa-dri)"
+      echo "skip: $tool is not installed (apt-get install xvfb xauth xdotool libgl1-mesa-dri)"
+      exit 77
+    fi
+  done
+}
+xvfb_pid=""
+start_xvfb() {
+  Xvfb -displayfd 3 -screen 0 1280x720x24 -nolisten tcp 3>"$tmp/display" 2>"$tmp/xvfb.log" &
+  xvfb_pid=$!
+  for _ in $(seq 600); do
+    if [ -s "$tmp/display" ]; then export DISPLAY=":$(head -1 "$tmp/display")"; return 0; fi
+    kill -0 "$xvfb_pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  cat "$tmp/xvfb.log"
+  fail "Xvfb did not start"
+}
+trap '[ -n "$xvfb_pid" ] && { kill "$xvfb_pid"; wait "$xvfb_pid"; } 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # The pyramid's cubes are drawn in an orange family (sleeping ones desaturated and darker, which all
 # of them are after 60 frames); the ground is a bluish grey, the sky light blue, the heads-up panel
@@ -34,15 +60,10 @@ BOX_RANGE=80-255,40-200,0-95
 case "$mode" in
 render)
   stats=${3:?path to png_stats}
-  if ! command -v xvfb-run >/dev/null; then
-    if [ "${CI:-}" = true ]; then
-      fail "xvfb-run is not installed, but the viewer is built and CI must run this test (apt-get install xvfb xauth libgl1-mesa-dri)"
-    fi
-    echo "skip: xvfb-run is not installed (apt-get install xvfb xauth libgl1-mesa-dri)"
-    exit 77
-  fi
+  need_xvfb
+  start_xvfb
   out="$tmp/pyramid.png"
-  xvfb-run -a -s "-screen 0 1280x720x24" "$viewer" pyramid --frames 60 --screenshot "$out" >"$tmp/log" 2>&1
+  "$viewer" pyramid --frames 60 --screenshot "$out" >"$tmp/log" 2>&1
   status=$?
   cat "$tmp/log"
   [ "$status" -eq 0 ] || fail "rubble-view exited with status $status"
@@ -69,24 +90,9 @@ panel)
   # picks a scene in its list the way a click does (the same code); checked on the picture and on the
   # summary line's scene and body count
   stats=${3:?path to png_stats}
-  if ! command -v xvfb-run >/dev/null; then
-    if [ "${CI:-}" = true ]; then
-      fail "xvfb-run is not installed, but the viewer is built and CI must run this test (apt-get install xvfb xauth libgl1-mesa-dri)"
-    fi
-    echo "skip: xvfb-run is not installed (apt-get install xvfb xauth libgl1-mesa-dri)"
-    exit 77
-  fi
-  # xvfb-run exits 5 or 6 itself when removing its temporary directory or starting Xvfb races with
-  # another xvfb-run (meson runs tests side by side); the viewer's own statuses are 0, 1 and 2
-  view() {
-    local s
-    for _ in 1 2 3; do
-      xvfb-run -a -s "-screen 0 1280x720x24" "$viewer" "$@"; s=$?
-      [ "$s" -eq 5 ] || [ "$s" -eq 6 ] || return "$s"
-      echo "xvfb-run failed by itself (status $s); once more" >&2
-    done
-    return "$s"
-  }
+  need_xvfb
+  start_xvfb
+  view() { "$viewer" "$@"; }
   bodies() { sed -n "s/^rubble-view: $1, \([0-9]*\) bodies on .*/\1/p" "$2"; }
   fraction() { "$stats" "$1" "$2" | awk '/^range /{print $3}'; }
   # the panel's background is opaque RGB (28, 32, 42), the panel the right 30% (384 pixels) of a
@@ -134,23 +140,18 @@ panel)
   ;;
 interactive)
   stats=${3:?path to png_stats}
-  for tool in xvfb-run xdotool; do
-    if ! command -v "$tool" >/dev/null; then
-      [ "${CI:-}" = true ] && fail "$tool is not installed, but CI must run this test (apt-get install xvfb xauth xdotool libgl1-mesa-dri)"
-      echo "skip: $tool is not installed (apt-get install xvfb xauth xdotool libgl1-mesa-dri)"
-      exit 77
-    fi
-  done
+  need_xvfb xdotool
+  start_xvfb
   viewer=$(realpath "$viewer")
   stats=$(realpath "$stats")
-  xvfb-run -a -s "-screen 0 1280x720x24" bash "$0" interactive-session "$viewer" "$stats" "$tmp"
+  bash "$0" interactive-session "$viewer" "$stats" "$tmp"
   status=$?
   # KEEP=DIR keeps the screenshots, to look at when the test fails
   if [ -n "${KEEP:-}" ]; then cp "$tmp"/*.png "$KEEP"/; fi
   exit "$status"
   ;;
 interactive-session)
-  # (inside xvfb-run) $4: the directory to work in
+  # (with DISPLAY set to the private Xvfb) $4: the directory to work in
   stats=${3:?}
   cd "${4:?}" || fail "no directory $4"
   "$viewer" pyramid --paused --width 1280 --height 720 >out.log 2>err.log &
