@@ -1,7 +1,9 @@
 // The engine-independent half of the comparison drivers (ode_bench.c, bullet_bench.cpp): the
 // standard scenes of docs/bench-scenes.md, the seeded LCG, the step timing, the quality fields
 // and the JSON line. Header only, compiles as C99 and as C++; each driver supplies an `engine`
-// (how to add a wall, a box, a sphere; how to step; how to read a body back) and calls bench_main.
+// (how to add the ground, a wall, a box, a sphere, a body and a joint of a jointed scene; how to
+// step; how to read a body back) and calls bench_main. The jointed scenes (chain, ragdolls) and
+// their quality fields are in joint_scenes.h.
 //
 // Fields of the bench-scenes.md JSON line that are left out: `phases_ms` (neither ODE nor Bullet
 // reports rubble's phases; see README.md). `contacts_last` is the number of contact points of the
@@ -16,8 +18,10 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct { double x, y, z; } vec3;
-typedef struct { double w, x, y, z; } quat; // unit quaternion, w first
+#include "joint_scenes.h"
+
+typedef scn_vec3 vec3;
+typedef scn_quat quat; // unit quaternion, w first
 
 static vec3 v3(double x, double y, double z)
 {
@@ -29,14 +33,23 @@ static vec3 v3(double x, double y, double z)
 // ---- the engine interface -------------------------------------------------------------------
 typedef struct {
     const char *engine, *version, *solver;
+    // the static plane y = 0 (every scene but chain), friction 0.6, restitution 0
+    void (*add_ground)(void *ctx);
     // static box (a pen wall): centre and half extents, axis-aligned, friction 0.6, restitution 0
     void (*add_wall)(void *ctx, vec3 center, vec3 half);
     // dynamic bodies, 1 kg, solid-shape inertia, friction 0.6, restitution 0, sleeping only with --sleep
     void (*add_box)(void *ctx, vec3 center, quat rotation, double half_edge);
     void (*add_sphere)(void *ctx, vec3 center, double radius);
-    void (*step)(void *ctx);                               // one frame of 1/60 s
-    int (*contacts)(void *ctx);                            // contact points of the last step
-    void (*read_body)(void *ctx, int i, vec3 *p, vec3 *v); // i-th dynamic body, creation order
+    // a body of a jointed scene (joint_scenes.h): capsule (axis = local y) or sphere with the given
+    // mass, inertia, pose and damping; friction 0.6, restitution 0, sleeping only with --sleep
+    void (*add_body)(void *ctx, const scn_body *b);
+    // a joint between dynamic bodies j->body_a (or the static world, SCN_WORLD) and j->body_b, indices
+    // in creation order, with the body-local anchors and frames of *j kept as they are (p_A != p_B);
+    // the two bodies no longer collide with each other
+    void (*add_joint)(void *ctx, const scn_joint *j);
+    void (*step)(void *ctx);                                       // one frame of 1/60 s
+    int (*contacts)(void *ctx);                                    // contact points of the last step
+    void (*read_pose)(void *ctx, int i, vec3 *p, quat *q, vec3 *v); // i-th dynamic body, creation order
     // --sleep: the engine's own sleeping with its own default thresholds, switched on before the scene
     // is built; awake() counts the dynamic bodies the engine still simulates
     void (*set_sleep)(void *ctx, int on);
@@ -51,19 +64,22 @@ static double lcg_next(uint64_t *state)
 }
 
 // ---- scenes ---------------------------------------------------------------------------------
-enum { SCENE_PYRAMID, SCENE_STACK, SCENE_PILE, SCENE_BOXES };
+enum { SCENE_PYRAMID, SCENE_STACK, SCENE_PILE, SCENE_BOXES, SCENE_CHAIN, SCENE_RAGDOLLS };
 
 typedef struct {
     int kind;
     int pile_size;      // S of pile:S (pile = pile:20)
     double pen_half;    // inner faces of the pen at +-pen_half (pile, boxes)
+    scn_scene joints;   // chain, ragdolls: the bodies and joints (joint_scenes.h); scn_free when done
 } scene;
 
 // 1 on success, 0 if the name is not a standard scene
 static int scene_parse(const char *name, scene *s)
 {
     memset(s, 0, sizeof *s);
-    if (strcmp(name, "pyramid") == 0) {
+    if (scn_make(name, &s->joints)) {
+        s->kind = s->joints.kind == SCN_SCENE_CHAIN ? SCENE_CHAIN : SCENE_RAGDOLLS;
+    } else if (strcmp(name, "pyramid") == 0) {
         s->kind = SCENE_PYRAMID;
     } else if (strcmp(name, "stack") == 0) {
         s->kind = SCENE_STACK;
@@ -97,13 +113,14 @@ static void build_pen(const engine *e, void *ctx, double L)
     e->add_wall(ctx, v3(0.0, 15.0, +(L + 0.5)), v3(L + 1.0, 15.0, 0.5));
 }
 
-// Adds the scene's walls and dynamic bodies (the ground plane y = 0 is the driver's); returns the
-// number of dynamic bodies.
+// Adds the scene's ground plane, walls, dynamic bodies and joints; returns the number of dynamic bodies.
 static int build_scene(const engine *e, void *ctx, const scene *s, uint64_t seed)
 {
     const quat identity = {1.0, 0.0, 0.0, 0.0};
     uint64_t rng = seed;
     int count = 0;
+    if (s->kind != SCENE_CHAIN && s->kind != SCENE_RAGDOLLS)
+        e->add_ground(ctx);
     switch (s->kind) {
     case SCENE_PYRAMID: // 385 unit cubes, layer k is (10-k) x (10-k), loop order k, i, j
         for (int k = 0; k < 10; ++k) {
@@ -148,6 +165,17 @@ static int build_scene(const engine *e, void *ctx, const scene *s, uint64_t seed
                     e->add_box(ctx, v3(ix - 7.5, 1.0 + iy, iz - 7.5), q, 0.25);
                 }
         break;
+    case SCENE_CHAIN: // joint_scenes.h: no ground
+    case SCENE_RAGDOLLS: {
+        const scn_scene *js = &s->joints;
+        if (js->ground)
+            e->add_ground(ctx);
+        for (int i = 0; i < js->body_count; ++i, ++count)
+            e->add_body(ctx, &js->bodies[i]);
+        for (int k = 0; k < js->joint_count; ++k)
+            e->add_joint(ctx, &js->joints[k]);
+        break;
+    }
     }
     return count;
 }
@@ -218,6 +246,18 @@ static const char *cpu_model(void)
     return model;
 }
 
+static void json_field(void *unused, const char *key, double v)
+{
+    (void)unused;
+    json_num(key, v);
+}
+
+static void read_poses(const engine *e, void *ctx, int n, scn_pose *pose)
+{
+    for (int i = 0; i < n; ++i)
+        e->read_pose(ctx, i, &pose[i].position, &pose[i].orientation, &pose[i].velocity);
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -232,6 +272,8 @@ static int cmp_double(const void *a, const void *b)
 }
 
 // ---- the run: --scene NAME --steps N [--seed S] [--sleep] -----------------------------------
+#define SCENE_NAMES "pyramid|stack|pile|pile:S|boxes|chain|ragdolls"
+
 static int bench_main(int argc, char **argv, const engine *e, void *ctx)
 {
     const char *name = NULL;
@@ -248,14 +290,13 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
         else if (strcmp(argv[i], "--sleep") == 0)
             sleep = 1;
         else {
-            fprintf(stderr, "usage: %s --scene pyramid|stack|pile|pile:S|boxes [--steps N] [--seed S] [--sleep]\n",
-                    argv[0]);
+            fprintf(stderr, "usage: %s --scene " SCENE_NAMES " [--steps N] [--seed S] [--sleep]\n", argv[0]);
             return 2;
         }
     }
     scene s;
     if (!name || steps < 1 || !scene_parse(name, &s)) {
-        fprintf(stderr, "%s: --scene pyramid|stack|pile|pile:S|boxes and --steps >= 1 expected\n", argv[0]);
+        fprintf(stderr, "%s: --scene " SCENE_NAMES " and --steps >= 1 expected\n", argv[0]);
         return 2;
     }
     e->set_sleep(ctx, sleep);
@@ -263,9 +304,14 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
     vec3 *start = (vec3 *)malloc((size_t)n * sizeof *start);
     vec3 *pos = (vec3 *)malloc((size_t)n * sizeof *pos);
     vec3 *vel = (vec3 *)malloc((size_t)n * sizeof *vel);
+    quat *rot = (quat *)malloc((size_t)n * sizeof *rot);
+    scn_pose *pose = (scn_pose *)malloc((size_t)n * sizeof *pose);
     double *ms = (double *)malloc((size_t)steps * sizeof *ms);
     for (int i = 0; i < n; ++i)
-        e->read_body(ctx, i, &start[i], &vel[i]);
+        e->read_pose(ctx, i, &start[i], &rot[i], &vel[i]);
+    scn_quality quality;
+    scn_run run; // chain: maxima over all steps, measured after each step outside the timing
+    scn_run_init(&run);
 
     double total = 0.0;
     int all_asleep_step = 0; // the first step after which no body is awake (counted outside the timing)
@@ -276,6 +322,11 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
         total += ms[i];
         if (sleep && all_asleep_step == 0 && e->awake(ctx) == 0)
             all_asleep_step = i + 1;
+        if (s.kind == SCENE_CHAIN) {
+            read_poses(e, ctx, n, pose);
+            scn_measure(&s.joints, pose, &quality);
+            scn_run_add(&run, &quality);
+        }
     }
     int skip = steps > 10 ? 10 : 0; // median and mean leave out the first 10 steps
     double mean = 0.0;
@@ -289,7 +340,7 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
     double max_speed = 0.0, max_drift = 0.0, min_y = INFINITY, ground = 0.0;
     int escaped = 0, bad_speed = 0, bad_pos = 0;
     for (int i = 0; i < n; ++i) {
-        e->read_body(ctx, i, &pos[i], &vel[i]);
+        e->read_pose(ctx, i, &pos[i], &rot[i], &vel[i]);
         vec3 p = pos[i];
         if (!finite3(vel[i]))
             bad_speed = 1;
@@ -311,8 +362,10 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
 
     printf("{\"engine\":\"%s\",\"version\":\"%s\",\"backend\":\"cpu\",\"device\":\"%s\",\"solver\":\"%s\"", e->engine,
            e->version, cpu_model(), e->solver);
-    printf(",\"threads\":1,\"scene\":\"%s\",\"bodies\":%d,\"steps\":%d,\"substeps\":1,\"sleep\":%s", name, n, steps,
-           sleep ? "true" : "false");
+    printf(",\"threads\":1,\"scene\":\"%s\",\"bodies\":%d", name, n);
+    if (s.joints.joint_count)
+        printf(",\"joints\":%d", s.joints.joint_count);
+    printf(",\"steps\":%d,\"substeps\":1,\"sleep\":%s", steps, sleep ? "true" : "false");
     json_num("ms_per_step_median", median);
     json_num("ms_per_step_mean", mean);
     json_num("ms_total", total);
@@ -329,6 +382,12 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
         printf(",\"escaped\":%d", escaped);
     if (s.kind == SCENE_BOXES)
         json_num("min_y", bad_pos ? NAN : min_y);
+    if (s.kind == SCENE_CHAIN || s.kind == SCENE_RAGDOLLS) { // joint_scenes.h, from the final poses
+        for (int i = 0; i < n; ++i)
+            pose[i].position = pos[i], pose[i].orientation = rot[i], pose[i].velocity = vel[i];
+        scn_measure(&s.joints, pose, &quality);
+        scn_report(&s.joints, &quality, s.kind == SCENE_CHAIN ? &run : NULL, json_field, NULL);
+    }
     json_num("max_speed_final", bad_speed ? NAN : max_speed);
     if (sleep) {
         printf(",\"awake_final\":%d", e->awake(ctx));
@@ -336,7 +395,8 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
     }
     printf("}\n");
     fflush(stdout);
-    free(start), free(pos), free(vel), free(ms);
+    free(start), free(pos), free(vel), free(rot), free(pose), free(ms);
+    scn_free(&s.joints);
     return 0;
 }
 
