@@ -1039,6 +1039,242 @@ RB_API rb_status rb_world_get_awake(rb_world_id world, int first, int count, boo
 /// @}
 
 // ---------------------------------------------------------------------------------------------
+// Joints
+// ---------------------------------------------------------------------------------------------
+
+/// @defgroup joints Joints
+/// @brief Constraints between two bodies, or a body and the static world (docs/joints.md).
+///
+/// A joint is made from a def that one of the rb_default_*_joint_def() functions returns. Its anchors
+/// and axes are given in world space at creation and kept in the bodies' frames from then on. By
+/// default the two bodies of a joint do not collide with each other. Joints run on the CPU backend
+/// with every solver; the OpenCL and CUDA backends refuse them (RB_ERR_UNSUPPORTED).
+/// @{
+
+/// Id of a joint (rb_create_joint()).
+typedef struct rb_joint_id {
+    int32_t index1; ///< slot + 1; 0 is null
+    uint16_t world0; ///< slot of the world (0-based)
+    uint16_t generation; ///< generation of the joint slot
+} rb_joint_id;
+
+/// The null joint id (never valid).
+static const rb_joint_id rb_null_joint_id = {0, 0, 0};
+
+/// Joint types. The joint frame has axes x̂, ŷ, ẑ; `axis` of rb_joint_def is ẑ of a hinge and x̂ of a
+/// cone-twist and a slider.
+typedef enum rb_joint_type {
+    RB_JOINT_BALL = 0,   ///< ball-and-socket: the anchors coincide, rotation is free
+    RB_JOINT_HINGE,      ///< revolute: a ball whose bodies turn only about `axis`; angle limits and a motor
+    RB_JOINT_CONE_TWIST, ///< a ball whose `axis` (x̂) stays within a cone of B relative to A, and whose twist
+                         ///< about it stays within ±twist_span (a ragdoll's shoulder, hip or neck)
+    RB_JOINT_FIXED,      ///< weld: the bodies move as one
+    RB_JOINT_DISTANCE,   ///< the anchors keep their distance (a rigid rod), or stay within [lower, upper]
+                         ///< (a rope: lower 0), optionally with a spring
+    RB_JOINT_SPRING,     ///< a spring and damper between the anchors, rest length `length`
+    RB_JOINT_SLIDER      ///< prismatic: B slides along `axis` relative to A without turning; limits and a motor
+} rb_joint_type;
+
+/// Settings of a new joint. Make it with one of the rb_default_*_joint_def() functions, which sets
+/// `type`, then set the bodies, the anchor, and what the type uses.
+typedef struct rb_joint_def {
+    rb_joint_type type;       ///< set by the rb_default_*_joint_def() that made the def
+    rb_body_id body_a;        ///< first body, or rb_null_body_id (default) for the static world
+    rb_body_id body_b;        ///< second body (required); one of the two must be dynamic
+    rb_vec3 anchor;           ///< m, world point where the joint holds the bodies together, at creation
+    rb_vec3 anchor_b;         ///< m, B's own anchor when `separate_anchor_b` is set (A's is `anchor`); the
+                              ///< joint pulls the two together from the first step
+    bool separate_anchor_b;   ///< default false: both anchors at `anchor`
+    rb_vec3 axis;             ///< hinge axis, slider axis or cone-twist axis, world, any length > 0;
+                              ///< default (0, 0, 1). Ball, fixed, distance and spring ignore it
+    rb_vec3 reference_axis;   ///< optional direction across `axis` that sets the frame's ŷ (a cone's swing 2
+                              ///< turns about ŷ, swing 1 about ẑ); default (0, 0, 0): any perpendicular
+    bool enable_limit;        ///< hinge, slider, distance: enforce [lower, upper]; default false
+    float lower;              ///< hinge: rad in [-π, π], of B relative to A about `axis`, 0 at creation;
+                              ///< slider: m along `axis` from the creation pose; distance: m >= 0
+    float upper;              ///< the same, >= lower
+    float swing_span1;        ///< cone-twist: half-angle of the cone about ẑ, rad in (0, π); default π/4
+    float swing_span2;        ///< cone-twist: half-angle about ŷ, rad in (0, π); default π/4
+    float twist_span;         ///< cone-twist: largest |twist| about the axis, rad in [0, π] (0 locks it);
+                              ///< default π/4
+    bool enable_motor;        ///< hinge, slider: drive at `motor_speed`; default false
+    float motor_speed;        ///< rad/s (hinge) or m/s (slider), of B relative to A
+    float max_motor_force;    ///< N m (hinge) or N (slider), >= 0: the most the motor exerts
+    float length;             ///< distance: the rod's length; spring: the rest length; m. 0 (default): the
+                              ///< anchors' distance at creation. A rod needs at least 1 mm
+    bool enable_spring;       ///< distance: a spring instead of the rigid rod (a spring joint always has one)
+    float hertz;              ///< spring frequency, Hz >= 0; > 0 takes the place of stiffness and damping
+    float damping_ratio;      ///< with hertz: the spring's damping ratio, >= 0 (1 = critical)
+    float stiffness;          ///< N/m >= 0, when hertz is 0
+    float damping;            ///< N s/m >= 0, when hertz is 0
+    float break_force;        ///< N: the joint breaks (switches itself off) when its force exceeds this; 0 = never
+    float break_torque;       ///< N m: the same for its torque; 0 = never
+    bool collide_connected;   ///< the two bodies collide with each other; default false
+    void *user_data;          ///< the application's pointer; rubble never reads it
+    uint32_t internal_value;  ///< set by rb_default_*_joint_def(); do not touch
+} rb_joint_def;
+
+/// A ball-and-socket joint def: every default of rb_joint_def, type RB_JOINT_BALL. Thread-safe.
+/// @return the def.
+RB_API rb_joint_def rb_default_ball_joint_def(void);
+/// A hinge joint def (axis (0, 0, 1), no limit, no motor). Thread-safe.
+/// @return the def.
+RB_API rb_joint_def rb_default_hinge_joint_def(void);
+/// A cone-twist joint def (axis (0, 0, 1), cone and twist half-angles π/4). Thread-safe.
+/// @return the def.
+RB_API rb_joint_def rb_default_cone_twist_joint_def(void);
+/// A fixed (weld) joint def. Thread-safe.
+/// @return the def.
+RB_API rb_joint_def rb_default_fixed_joint_def(void);
+/// A distance joint def: a rigid rod of the anchors' distance at creation. Thread-safe.
+/// @return the def.
+RB_API rb_joint_def rb_default_distance_joint_def(void);
+/// A spring joint def: 1 Hz, damping ratio 0.1, rest length the anchors' distance at creation. Thread-safe.
+/// @return the def.
+RB_API rb_joint_def rb_default_spring_joint_def(void);
+/// A slider (prismatic) joint def (axis (0, 0, 1), no limit, no motor). Thread-safe.
+/// @return the def.
+RB_API rb_joint_def rb_default_slider_joint_def(void);
+
+/// Create a joint. Both bodies wake.
+/// @param world the world the bodies belong to
+/// @param def settings, from an rb_default_*_joint_def() (copied)
+/// @param[out] out receives the new joint's id
+/// @return RB_OK, RB_ERR_STALE_ID (world or body), RB_ERR_INVALID_ARGUMENT (NULL argument, a def not
+///         from rb_default_*_joint_def(), no dynamic body, a body joined to itself, a body of another
+///         world, a non-finite or out-of-range value, a zero axis, lower > upper), RB_ERR_UNSUPPORTED
+///         (a backend that does not solve joints), RB_ERR_CAPACITY, RB_ERR_OUT_OF_MEMORY. On failure
+///         nothing changes.
+RB_API rb_status rb_create_joint(rb_world_id world, const rb_joint_def *def, rb_joint_id *out);
+/// Destroy a joint; its bodies wake. Destroying a body destroys its joints.
+/// @param joint the joint
+/// @return RB_OK or RB_ERR_STALE_ID.
+RB_API rb_status rb_destroy_joint(rb_joint_id joint);
+/// Whether `id` names a live joint (of a live world). Records no error.
+/// @param id any joint id, null included
+/// @return true while the joint exists.
+RB_API bool rb_joint_is_valid(rb_joint_id id);
+/// Whether two joint ids are the same id (slot, world and generation), live or not.
+/// @param a first id
+/// @param b second id
+/// @return true when every field is equal.
+RB_API bool rb_joint_equal(rb_joint_id a, rb_joint_id b);
+
+/// The number of live joints of a world.
+/// @param world the world
+/// @param[out] out receives the count
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (NULL `out`).
+RB_API rb_status rb_world_get_joint_count(rb_world_id world, int *out);
+/// The ids of the live joints, in slot order.
+/// @param world the world
+/// @param[out] out array of `capacity` ids; may be NULL when `capacity` is 0
+/// @param capacity entries `out` holds, >= 0
+/// @param[out] count receives the number of live joints (also when it exceeds `capacity`: only the
+///        first `capacity` are written)
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (NULL `count`, negative capacity, NULL `out`
+///         with a capacity).
+RB_API rb_status rb_world_get_joints(rb_world_id world, rb_joint_id *out, int capacity, int *count);
+
+/// A joint's type.
+/// @param joint the joint
+/// @param[out] out receives the type
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (NULL `out`).
+RB_API rb_status rb_joint_get_type(rb_joint_id joint, rb_joint_type *out);
+/// A joint's bodies.
+/// @param joint the joint
+/// @param[out] body_a receives body A (rb_null_body_id for the static world); may be NULL
+/// @param[out] body_b receives body B; may be NULL
+/// @return RB_OK or RB_ERR_STALE_ID.
+RB_API rb_status rb_joint_get_bodies(rb_joint_id joint, rb_body_id *body_a, rb_body_id *body_b);
+/// The joint's coordinate now: a hinge's angle (rad, B relative to A about the axis, 0 at creation), a
+/// slider's offset along its axis (m, 0 at creation), a distance or spring joint's length (m), a
+/// cone-twist's twist (rad).
+/// @param joint the joint
+/// @param[out] out receives the value
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (NULL `out`; a ball or fixed joint, which have none).
+RB_API rb_status rb_joint_get_coordinate(rb_joint_id joint, float *out);
+/// The force and torque the joint put on body B in the last substep of the last step (on A: the opposite,
+/// the torque taken about B's anchor).
+/// @param joint the joint
+/// @param[out] force receives N, world; may be NULL
+/// @param[out] torque receives N m, world; may be NULL
+/// @return RB_OK or RB_ERR_STALE_ID.
+RB_API rb_status rb_joint_get_reaction(rb_joint_id joint, rb_vec3 *force, rb_vec3 *torque);
+
+/// Set the [lower, upper] range of a hinge (rad), slider (m) or distance joint (m) and switch it on or off.
+/// @param joint the joint
+/// @param enable whether the range is enforced
+/// @param lower as rb_joint_def::lower
+/// @param upper as rb_joint_def::upper, >= lower
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (another type; non-finite or out of range).
+RB_API rb_status rb_joint_set_limits(rb_joint_id joint, bool enable, float lower, float upper);
+/// Set a cone-twist joint's spans.
+/// @param joint the joint
+/// @param swing_span1 as rb_joint_def::swing_span1
+/// @param swing_span2 as rb_joint_def::swing_span2
+/// @param twist_span as rb_joint_def::twist_span
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (another type; out of range).
+RB_API rb_status rb_joint_set_cone_limits(rb_joint_id joint, float swing_span1, float swing_span2, float twist_span);
+/// Set a hinge's or slider's motor. The bodies wake.
+/// @param joint the joint
+/// @param enable whether the motor drives
+/// @param speed rad/s or m/s, finite
+/// @param max_force N m or N, finite and >= 0
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (another type; a bad value).
+RB_API rb_status rb_joint_set_motor(rb_joint_id joint, bool enable, float speed, float max_force);
+/// Set the spring of a spring joint, or of a distance joint (switching it on or off). Either `hertz` > 0
+/// (with `damping_ratio`) or `stiffness` (with `damping`) describes it.
+/// @param joint the joint
+/// @param enable distance joint: spring instead of the rod (a spring joint must keep it: true)
+/// @param hertz Hz >= 0
+/// @param damping_ratio >= 0
+/// @param stiffness N/m >= 0
+/// @param damping N s/m >= 0
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (another type; a bad value; a spring joint
+///         left without stiffness).
+RB_API rb_status rb_joint_set_spring(rb_joint_id joint, bool enable, float hertz, float damping_ratio, float stiffness,
+                                     float damping);
+/// Set a distance joint's length or a spring joint's rest length.
+/// @param joint the joint
+/// @param length m, finite; >= 1 mm for a rigid rod, >= 0 for a spring
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT.
+RB_API rb_status rb_joint_set_length(rb_joint_id joint, float length);
+/// Set the force and torque beyond which the joint breaks (0 = never).
+/// @param joint the joint
+/// @param force N >= 0
+/// @param torque N m >= 0
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT.
+RB_API rb_status rb_joint_set_breaking(rb_joint_id joint, float force, float torque);
+/// Whether the joint broke (a step found its force or torque beyond its breaking limits; it has been
+/// switched off since).
+/// @param joint the joint
+/// @param[out] out receives the answer
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (NULL `out`).
+RB_API rb_status rb_joint_is_broken(rb_joint_id joint, bool *out);
+/// Switch a joint on or off. Switching on a broken joint mends it. The bodies wake.
+/// @param joint the joint
+/// @param enabled whether the joint acts
+/// @return RB_OK or RB_ERR_STALE_ID.
+RB_API rb_status rb_joint_set_enabled(rb_joint_id joint, bool enabled);
+/// Whether a joint acts (switched on and not broken).
+/// @param joint the joint
+/// @param[out] out receives the answer
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (NULL `out`).
+RB_API rb_status rb_joint_is_enabled(rb_joint_id joint, bool *out);
+/// The application's pointer of the joint (rb_joint_def::user_data).
+/// @param joint the joint
+/// @param[out] out receives the pointer
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (NULL `out`).
+RB_API rb_status rb_joint_get_user_data(rb_joint_id joint, void **out);
+/// Set the application's pointer of the joint.
+/// @param joint the joint
+/// @param user_data any pointer; rubble never reads it
+/// @return RB_OK or RB_ERR_STALE_ID.
+RB_API rb_status rb_joint_set_user_data(rb_joint_id joint, void *user_data);
+
+/// @}
+
+// ---------------------------------------------------------------------------------------------
 // Contacts of the last step, one entry per contact point, ordered by shape pair then point.
 // ---------------------------------------------------------------------------------------------
 

@@ -122,6 +122,11 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->wake_group);
     free(c->manifolds);
     free(c->edges);
+    free(c->joint_edges);
+    free(c->joint_color_order);
+    free(c->joint_edge_color);
+    free(c->nocollide);
+    free(c->joined_pairs);
     free(c->cache);
     free(c->pair_scratch);
     free(c->refs);

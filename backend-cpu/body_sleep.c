@@ -87,6 +87,8 @@ void rb_seq_update_sleep(rb_cpu_ctx *c, const rb_step_params *p)
         }
         s->body_params[b].w = rwa;
     }
+    // pe's sleeping is per body; a joined body sleeps only with its partners (joint_solver.c)
+    awake += rb_cpu_joints_wake_partners(c);
     c->awake_bodies = awake;
     // this step's supporting contacts are next step's reference for wake rule 5
     memcpy(c->gravity_contacts_prev, c->gravity_contacts, sizeof *c->gravity_contacts * (size_t)n);

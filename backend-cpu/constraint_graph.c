@@ -15,5 +15,5 @@ rb_status rb_cpu_build_edges(rb_cpu_ctx *c)
         first += m->m.count;
     }
     c->edge_count = n;
-    return RB_OK;
+    return rb_cpu_build_joint_edges(c);
 }

@@ -80,8 +80,11 @@ rb_status rb_cpu_solve_batched(rb_cpu_ctx *c, const rb_step_params *p)
     // pseudo velocities start at rest every substep (integrate_positions adds them)
     rb_zero(c->pseudo_lin_vel, sizeof *c->pseudo_lin_vel * (size_t)nb);
     rb_zero(c->pseudo_ang_vel, sizeof *c->pseudo_ang_vel * (size_t)nb);
-    if (c->manifold_count == 0)
+    rb_joint_settings jst = rb_cpu_joint_settings(p, RB_JOINT_PASS_RIGID);
+    if (c->manifold_count == 0) {
+        rb_cpu_solve_joints_only(c, p, &jst);
         return RB_OK;
+    }
     rb_solve_settings st;
     st.inv_h = p->inv_dt;
     st.bias_factor = p->position_correction;
@@ -99,8 +102,11 @@ rb_status rb_cpu_solve_batched(rb_cpu_ctx *c, const rb_step_params *p)
                 apply(c, &c->constraints[i], RB_OP_MEASURE, st, threshold);
         }
         sweep(c, RB_OP_WARM_START, st, threshold);
-        for (int it = 0; it < p->iterations; ++it)
+        rb_cpu_joints_warm_start(c);
+        for (int it = 0; it < p->iterations; ++it) {
+            rb_cpu_joints_solve(c, &jst);
             sweep(c, RB_OP_SOLVE, st, threshold);
+        }
         rb_cpu_shock_pass_rigid(c, st, 0);
         if (c->any_restitution)
             sweep(c, RB_OP_RESTITUTION, st, threshold);
@@ -109,5 +115,21 @@ rb_status rb_cpu_solve_batched(rb_cpu_ctx *c, const rb_step_params *p)
         rb_cpu_shock_pass_rigid(c, st, 1);
         store_impulses(c, st.inv_h, st.slop);
     }
+    rb_cpu_joints_finish(c, p->inv_dt);
     return RB_OK;
+}
+
+// The joints of a substep without contacts, for the rigid solvers: warm start, `iterations` passes with
+// the Baumgarte bias, the reactions.
+void rb_cpu_solve_joints_only(rb_cpu_ctx *c, const rb_step_params *p, const rb_joint_settings *jst)
+{
+    if (c->joint_edge_count == 0)
+        return;
+#pragma omp parallel num_threads(c->team)
+    {
+        rb_cpu_joints_warm_start(c);
+        for (int it = 0; it < p->iterations; ++it)
+            rb_cpu_joints_solve(c, jst);
+    }
+    rb_cpu_joints_finish(c, p->inv_dt);
 }

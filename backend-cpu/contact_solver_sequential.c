@@ -701,6 +701,18 @@ void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
     c->seq_iterations = 0;
     c->seq_shock_batches = 0;
     int shocked = 0;
+    // joints first (pe resolves contacts one at a time; equality rows have no closing speed to order
+    // by): Gauss-Seidel passes with the Baumgarte bias, then the contacts see the joints' velocities
+    rb_joint_settings jst = rb_cpu_joint_settings(p, RB_JOINT_PASS_RIGID);
+    if (!guard && c->joint_edge_count > 0) {
+        rb_cpu_color_joints(c);
+#pragma omp parallel num_threads(c->team)
+        {
+            rb_cpu_joints_warm_start(c);
+            for (int it = 0; it < p->iterations; ++it)
+                rb_cpu_joints_solve(c, &jst);
+        }
+    }
     // split batches: their parts in parallel, then the seam
     for (int i = 0; i < c->batch_count; ++i) {
         const rb_seq_batch *bt = &c->batches[i];
@@ -742,8 +754,10 @@ void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
         unresolved += closing_of(c, q) + allowed < -thr;
     }
     c->seq_unresolved = unresolved;
-    if (guard)
+    if (guard) {
         keep_stops(c);
-    else
+    } else {
         store_contacts(c);
+        rb_cpu_joints_finish(c, p->inv_dt);
+    }
 }

@@ -301,10 +301,33 @@ static void sweep_wide(rb_cpu_ctx *c, int op, const soft_pass *sp, int prepare)
     sweep_overflow(c, op, sp, prepare == RB_WIDE_REFRESH);
 }
 
+// The joints' part of each stage (core/kernels/joint.h): warm start and solve with the soft bias, relax
+// without it, the reaction forces (and breaking) after the last substep. Inside a parallel region except
+// for the finish.
+static void joints_stage(rb_cpu_ctx *c, const rb_step_params *p, const rb_joint_settings *solve,
+                         const rb_joint_settings *relax)
+{
+    if (p->stage == RB_STAGE_SOLVE) {
+        rb_cpu_joints_warm_start(c);
+        rb_cpu_joints_solve(c, solve);
+    } else if (p->stage == RB_STAGE_RELAX) {
+        rb_cpu_joints_solve(c, relax);
+    }
+}
+
 rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
 {
-    if (c->manifold_count == 0)
+    rb_joint_settings jsolve = rb_cpu_joint_settings(p, RB_JOINT_PASS_SOFT);
+    rb_joint_settings jrelax = rb_cpu_joint_settings(p, RB_JOINT_PASS_RELAX);
+    if (p->stage == RB_STAGE_FINISH)
+        rb_cpu_joints_finish(c, p->inv_dt);
+    if (c->manifold_count == 0) {
+        if (c->joint_edge_count > 0 && p->stage != RB_STAGE_FINISH) {
+#pragma omp parallel num_threads(c->team)
+            joints_stage(c, p, &jsolve, &jrelax);
+        }
         return RB_OK;
+    }
     soft_pass sp;
     float h = p->dt;
     sp.st.inv_h = p->inv_dt;
@@ -342,15 +365,18 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
             if (wide) {
                 // a later substep's poses are those the relax pass refreshed the rows at
                 sweep_wide(c, OP_WARM_START, &sp, p->substep > 0 ? 0 : RB_WIDE_FILL);
+                joints_stage(c, p, &jsolve, &jrelax);
                 sweep_wide(c, OP_SOLVE, &sp, 0);
                 rb_wide_shock_pass(c, &sp.st, 1, p->substep == 0);
             } else {
                 sweep(c, OP_WARM_START, &sp);
+                joints_stage(c, p, &jsolve, &jrelax);
                 sweep(c, OP_SOLVE, &sp);
                 shock_pass(c, 1, &sp);
             }
             break;
         case RB_STAGE_RELAX:
+            joints_stage(c, p, &jsolve, &jrelax);
             if (wide) {
                 sweep_wide(c, OP_RELAX, &sp, RB_WIDE_REFRESH);
             } else {

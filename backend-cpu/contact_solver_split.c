@@ -113,8 +113,11 @@ rb_status rb_cpu_solve_split(rb_cpu_ctx *c, const rb_step_params *p)
     int nb = c->scene->body_slots;
     rb_zero(c->pseudo_lin_vel, sizeof *c->pseudo_lin_vel * (size_t)nb);
     rb_zero(c->pseudo_ang_vel, sizeof *c->pseudo_ang_vel * (size_t)nb);
-    if (c->edge_count == 0)
+    rb_joint_settings jst = rb_cpu_joint_settings(p, RB_JOINT_PASS_RIGID);
+    if (c->edge_count == 0) {
+        rb_cpu_solve_joints_only(c, p, &jst);
         return RB_OK;
+    }
     if (!c->split && !(c->split = calloc(1, sizeof *c->split)))
         return RB_ERR_OUT_OF_MEMORY;
     rb_status s = build_split(c);
@@ -140,8 +143,12 @@ rb_status rb_cpu_solve_split(rb_cpu_ctx *c, const rb_step_params *p)
             }
         }
         sweep(c, OP_WARM_START, set, threshold);
-        for (int it = 0; it < p->iterations; ++it)
+        rb_cpu_joints_warm_start(c);
+        // the joints by colours (Gauss-Seidel) between the Jacobi sweeps of the contacts
+        for (int it = 0; it < p->iterations; ++it) {
+            rb_cpu_joints_solve(c, &jst);
             sweep(c, OP_SOLVE, set, threshold);
+        }
         rb_cpu_shock_pass_rigid(c, set, 0);
         if (c->any_restitution)
             for (int it = 0; it < RB_SPLIT_RESTITUTION_SWEEPS; ++it)
@@ -151,5 +158,6 @@ rb_status rb_cpu_solve_split(rb_cpu_ctx *c, const rb_step_params *p)
         rb_cpu_shock_pass_rigid(c, set, 1);
     }
     rb_cpu_store_impulses(c, set.inv_h, set.slop);
+    rb_cpu_joints_finish(c, p->inv_dt);
     return RB_OK;
 }

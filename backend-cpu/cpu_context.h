@@ -15,6 +15,7 @@
 #include "kernels/constraint_graph.h"
 #include "kernels/contact_sequential.h"
 #include "kernels/contact_solver.h"
+#include "kernels/joint.h"
 #include "kernels/manifold_reuse.h"
 
 #define RB_SEQ_MAX_PARTS 16
@@ -184,6 +185,21 @@ struct rb_cpu_ctx {
     int shock_levels, shock_bodies;
     int *impact, impact_cap;                         // candidate points of the impact pass
 
+    // joints (joint_solver.c): their edges (first_row: the joint's slot), coloured among themselves
+    rb_constraint_edge *joint_edges;
+    int joint_edge_count, joint_edge_cap;
+    int *joint_color_order, joint_color_order_cap; // edge indices by colour
+    int *joint_edge_color, joint_edge_color_cap;
+    int joint_color_start[RB_MAX_COLORS + 2];
+    int joint_color_count;
+    // the pair filter: sorted (lower body, higher body) keys of joints whose bodies do not collide
+    uint64_t *nocollide;
+    int nocollide_count, nocollide_cap;
+    uint32_t nocollide_version;
+    int nocollide_valid;
+    rb_pair *joined_pairs;          // the broad phase's pairs without the joined ones
+    int joined_pairs_cap;
+
     struct rb_split_state *split; // the split solver's scratch (contact_solver_split.c), NULL until used
     void *wide;                   // the soft solver's lanes (contact_solver_wide.c), NULL until used
     int wide_lanes;               // their width, 4 or 8, chosen at the first use (contact_solver_wide_pick.c)
@@ -204,6 +220,16 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
 void rb_cpu_freeze_non_finite_velocities(rb_cpu_ctx *c);
 // The constraint graph of this step's manifolds (constraint_graph.c); build_batches starts with it.
 rb_status rb_cpu_build_edges(rb_cpu_ctx *c);
+// Joints (joint_solver.c). The passes are called inside a parallel region.
+rb_status rb_cpu_build_joint_edges(rb_cpu_ctx *c);
+void rb_cpu_color_joints(rb_cpu_ctx *c);
+rb_joint_settings rb_cpu_joint_settings(const rb_step_params *p, int pass);
+void rb_cpu_joints_warm_start(rb_cpu_ctx *c);
+void rb_cpu_joints_solve(rb_cpu_ctx *c, const rb_joint_settings *st);
+void rb_cpu_joints_finish(rb_cpu_ctx *c, float inv_h);
+rb_status rb_cpu_filter_joined_pairs(rb_cpu_ctx *c);
+int rb_cpu_joints_wake_partners(rb_cpu_ctx *c);
+void rb_cpu_solve_joints_only(rb_cpu_ctx *c, const rb_step_params *p, const rb_joint_settings *jst);
 // build_batches of the batched, split and soft solvers: waking, colours, constraints (graph_color.c).
 rb_status rb_cpu_build_colored(rb_cpu_ctx *c, const rb_step_params *p);
 // solve_constraints of the batched solver (contact_solver_batched.c).

@@ -8,12 +8,12 @@
 
 // An edge between an awake moving body and a sleeping dynamic body wakes the sleeper's group.
 // Returns the number of groups marked.
-static int mark_touched_sleepers(rb_cpu_ctx *c)
+static int mark_sleepers_of(rb_cpu_ctx *c, const rb_constraint_edge *edges, int n)
 {
     const rb_scene *s = c->scene;
     int marked = 0;
-    for (int i = 0; i < c->edge_count; ++i) {
-        int sleeper = rb_edge_wakes(c->edges[i], s->body_flags);
+    for (int i = 0; i < n; ++i) {
+        int sleeper = rb_edge_wakes(edges[i], s->body_flags);
         if (sleeper < 0)
             continue;
         int group = rb_sleep_group_of(s->body_sleep_group, sleeper);
@@ -23,6 +23,12 @@ static int mark_touched_sleepers(rb_cpu_ctx *c)
         }
     }
     return marked;
+}
+
+// Over contacts and joints alike.
+static int mark_touched_sleepers(rb_cpu_ctx *c)
+{
+    return mark_sleepers_of(c, c->edges, c->edge_count) + mark_sleepers_of(c, c->joint_edges, c->joint_edge_count);
 }
 
 int rb_cpu_wake_marked_groups(rb_cpu_ctx *c)
@@ -116,6 +122,7 @@ rb_status rb_cpu_build_colored(rb_cpu_ctx *c, const rb_step_params *p)
 
     color_constraints(c);
     prepare_constraints(c, p->linear_slop);
+    rb_cpu_color_joints(c);
     // restitution needs two extra sweeps; most scenes have none
     c->any_restitution = 0;
     for (int j = 0; j < n; ++j)

@@ -39,6 +39,7 @@ rb_status rb_cpu_sleep_islands(rb_cpu_ctx *c, const rb_step_params *p)
     for (int b = 0; b < n; ++b)
         parent[b] = b;
     rb_unite_islands(c->edge_count, c->edges, s->body_flags, parent);
+    rb_unite_islands(c->joint_edge_count, c->joint_edges, s->body_flags, parent);
     // an island rests for as long as its most restless body
     float *rest = c->island_sleep_time;
     for (int b = 0; b < n; ++b)

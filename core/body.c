@@ -207,8 +207,9 @@ rb_status rb_destroy_body(rb_body_id id)
     if ((s = rb_sync_from_backend(w)) != RB_OK)
         return s;
     rb_scene *sc = &w->scene;
-    // wake whatever rests on it, so nothing hangs in the air
+    // wake whatever rests on it, so nothing hangs in the air, and whatever hangs from it by a joint
     rb_wake_touching(w, b);
+    rb_destroy_body_joints(w, b);
     for (int sh = w->body_first_shape[b]; sh >= 0;) {
         int next = w->shape_next[sh];
         sc->shape_body[sh] = -1;

@@ -68,6 +68,7 @@ void rb_scene_free(rb_scene *s)
     BODY_ARRAYS(FREE)
     SHAPE_ARRAYS(FREE)
 #undef FREE
+    free(s->joints);
     memset(s, 0, sizeof *s);
 }
 

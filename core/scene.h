@@ -11,6 +11,7 @@
 
 #include "kernels/body_flags.h"
 #include "kernels/bounds.h"
+#include "kernels/joint.h"
 #include "kernels/shape_geom.h"
 
 // body_flags bits: core/kernels/body_flags.h (RB_BODY_*), shared with the device kernels.
@@ -50,6 +51,12 @@ typedef struct rb_scene {
     rb_float4 *shape_params;          // rb_geom params; planes in the body frame
     rb_float4 *shape_material;        // (friction, restitution, density, static friction or 0 = same as friction)
     uint32_t *shape_filter;           // 2 per shape: category bits, mask bits
+
+    // ---- joints, slots [0, joint_slots) (core/joint.c); a free slot has type -1 ----
+    int joint_slots;
+    int joint_capacity;
+    rb_joint *joints;
+    uint32_t joint_version;           // changes whenever a joint is made, destroyed, or switched on or off
 
     // ---- change tracking for device backends ----
     uint32_t dirty;

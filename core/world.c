@@ -216,6 +216,7 @@ static void free_world_memory(rb_world *w)
 {
     rb_scene_free(&w->scene);
     free(w->step_backup);
+    rb_free_joints(w);
     free(w->body_generation);
     free(w->body_user_data);
     free(w->body_first_shape);
@@ -243,6 +244,10 @@ static uint16_t next_id_generation_base(const rb_world *w)
     for (int i = 0; i < shapes; ++i)
         if ((uint16_t)(w->shape_generation[i] - base) > span)
             span = (uint16_t)(w->shape_generation[i] - base);
+    int joints = w->joint_generation ? w->scene.joint_capacity : 0;
+    for (int i = 0; i < joints; ++i)
+        if ((uint16_t)(w->joint_generation[i] - base) > span)
+            span = (uint16_t)(w->joint_generation[i] - base);
     return (uint16_t)(base + span + 1u);
 }
 

@@ -72,6 +72,13 @@ typedef struct rb_world {
     int shape_free_count;
     int shape_count;
 
+    // host-only per-joint data (core/joint.c)
+    uint16_t *joint_generation;
+    void **joint_user_data;
+    int *joint_free;
+    int joint_free_count;
+    int joint_count;
+
     const rb_backend_ops *ops;
     rb_backend_ctx *backend;
     void *module_handle;     // dlopen handle of a backend module, NULL for the CPU backend
@@ -148,6 +155,10 @@ int rb_effective_substeps(const rb_world_def *d);
 
 // Wakes a dynamic or kinematic body (no-op for static ones and frozen ones).
 void rb_wake_body(rb_world *w, int body);
+// Destroys the joints of a body that is being destroyed (core/joint.c); their other bodies wake.
+void rb_destroy_body_joints(rb_world *w, int body);
+// Frees the world's host-only joint arrays (the scene frees the joints).
+void rb_free_joints(rb_world *w);
 // The application set a body's state (pose, velocity, awake, a force or impulse that wakes): a body
 // frozen after a non-finite state returns to the simulation (its state is finite: the freeze put it
 // back to its last finite pose, stopped), and is woken.

@@ -11,8 +11,9 @@
 #include "body_flags.h"
 #include "portable.h"
 
-// Edge kinds. A new kind (joints: the next issue) adds its rows and its row code; nothing here changes.
+// Edge kinds. A new kind adds its rows and its row code; nothing here changes.
 #define RB_EDGE_CONTACT 0
+#define RB_EDGE_JOINT 1 // first_row: the joint's slot (core/kernels/joint.h), one "row" (the joint)
 
 // One constraint between two bodies. body_a and body_b are body slots (a static body is its slot,
 // never -1). The edge's rows are rows first_row .. first_row + row_count - 1 of its kind's row store.

@@ -14,6 +14,7 @@
 #include "contact_soft.h"
 #include "contact_solver_split.h"
 #include "integrate.h"
+#include "joint.h"
 #include "manifold_reuse.h"
 #include "mass_properties.h"
 #include "narrow_phase.h"
@@ -127,4 +128,19 @@ __kernel void glue(__global int *ints, __global unsigned int *flags, __global rb
   f4[i].w = rb_time_of_impact(&ta, &sw0, &tb, &sw1, 0.001f, 0.0001f, 1.0f, &toi_state) +
             rb_toi_center_clearance(&ta, &sw0, &tb, &sw1) + (float)(toi_state + rb_is_swept_bullet(flags[i]) +
                                                                   rb_is_sweep_target(i, ints, flags));
+}
+
+// The joints' rows: the joint in global memory, the bodies read from global arrays.
+__kernel void joints(__global rb_joint *js, __global unsigned int *flags, __global rb_float4 *f4) {
+  int i = get_global_id(0);
+  __global rb_joint *j = &js[i];
+  rb_joint_body a = rb_joint_load_body(j->body_a, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5);
+  rb_joint_body b = rb_joint_load_body(j->body_b, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5);
+  rb_joint_settings st; st.h = 1.0f / 240.0f; st.inv_h = 240.0f; st.pass = i % 3;
+  st.soft = rb_make_softness(60.0f, 2.0f, st.h, 0.0f); st.bias_factor = 0.2f; st.max_bias = 3.0f;
+  rb_joint_warm_start(j, &a, &b);
+  rb_joint_solve(&st, j, &a, &b);
+  int broke = rb_joint_store_reaction(j, 240.0f, &a, &b);
+  rb_joint_geometry g = rb_joint_geometry_of(j, &a, &b);
+  f4[i] = rb_f4(rb_joint_hinge_angle(&g), rb_joint_twist(&g), rb_angle_between(g.xa, g.xb), (float)broke);
 }

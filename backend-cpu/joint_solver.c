@@ -1,0 +1,236 @@
+// Joints on the CPU (core/kernels/joint.h, docs/joints.md): their edges in the constraint graph, their
+// colours, the passes every solver runs over them, and the pair filter for joined bodies.
+//
+// Joint edges are kept beside the contact edges (c->joint_edges; a contact edge's index stays its
+// manifold's) and go through the same graph functions: waking, islands and colouring. A joint to the
+// static world names its one body twice, which those functions read as "this body alone".
+#include <stdlib.h>
+
+#include "cpu_context.h"
+
+// A joint takes part while it is on and not broken.
+static int joint_live(const rb_joint *k) { return k->type >= 0 && (k->flags & RB_JF_ENABLED) && !(k->flags & RB_JF_BROKEN); }
+
+rb_status rb_cpu_build_joint_edges(rb_cpu_ctx *c)
+{
+    const rb_scene *s = c->scene;
+    c->joint_edge_count = 0;
+    int n = 0;
+    for (int j = 0; j < s->joint_slots; ++j)
+        n += joint_live(&s->joints[j]);
+    if (n == 0)
+        return RB_OK;
+    if (!rb_cpu_reserve((void **)&c->joint_edges, &c->joint_edge_cap, n, sizeof *c->joint_edges) ||
+        !rb_cpu_reserve((void **)&c->joint_color_order, &c->joint_color_order_cap, n, sizeof *c->joint_color_order) ||
+        !rb_cpu_reserve((void **)&c->joint_edge_color, &c->joint_edge_color_cap, n, sizeof *c->joint_edge_color))
+        return RB_ERR_OUT_OF_MEMORY;
+    n = 0;
+    for (int j = 0; j < s->joint_slots; ++j) {
+        const rb_joint *k = &s->joints[j];
+        if (!joint_live(k))
+            continue;
+        int a = k->body_a >= 0 ? k->body_a : k->body_b;
+        rb_constraint_edge e = {a, k->body_b, RB_EDGE_JOINT, j, 1};
+        c->joint_edges[n++] = e;
+    }
+    c->joint_edge_count = n;
+    return RB_OK;
+}
+
+void rb_cpu_color_joints(rb_cpu_ctx *c)
+{
+    const rb_scene *s = c->scene;
+    c->joint_color_count = 0;
+    if (c->joint_edge_count == 0)
+        return;
+    rb_zero(c->color_mask, sizeof *c->color_mask * (size_t)s->body_slots);
+    c->joint_color_count = rb_color_edges(c->joint_edge_count, c->joint_edges, s->body_flags, c->color_mask,
+                                          c->joint_edge_color, c->joint_color_order, c->joint_color_start);
+}
+
+// ---- the passes ----
+
+// One joint: load both bodies, run `op`, store the velocities of the bodies that take impulses.
+#define JOINT_WARM 0
+#define JOINT_SOLVE 1
+
+static void joint_op(rb_cpu_ctx *c, int edge, const rb_joint_settings *st, int op)
+{
+    rb_scene *s = c->scene;
+    rb_joint *k = &s->joints[c->joint_edges[edge].first_row];
+    const unsigned int *f = s->body_flags;
+    int a = k->body_a, b = k->body_b;
+    int moves_a = a >= 0 && rb_integrates_velocity(f[a]), moves_b = rb_integrates_velocity(f[b]);
+    if (!moves_a && !moves_b)
+        return; // asleep, frozen, or between bodies that do not move
+    rb_joint_body ba = rb_joint_load_body(a, f, s->body_pos, s->body_rot, s->body_lin_vel, s->body_ang_vel,
+                                          s->body_inv_inertia_diag, s->body_inv_inertia_offdiag);
+    rb_joint_body bb = rb_joint_load_body(b, f, s->body_pos, s->body_rot, s->body_lin_vel, s->body_ang_vel,
+                                          s->body_inv_inertia_diag, s->body_inv_inertia_offdiag);
+    if (op == JOINT_WARM)
+        rb_joint_warm_start(k, &ba, &bb);
+    else
+        rb_joint_solve(st, k, &ba, &bb);
+    if (moves_a) {
+        s->body_lin_vel[a] = rb_f4_from3(ba.v, s->body_lin_vel[a].w);
+        s->body_ang_vel[a] = rb_f4_from3(ba.w, s->body_ang_vel[a].w);
+    }
+    if (moves_b) {
+        s->body_lin_vel[b] = rb_f4_from3(bb.v, s->body_lin_vel[b].w);
+        s->body_ang_vel[b] = rb_f4_from3(bb.w, s->body_ang_vel[b].w);
+    }
+}
+
+// A pass over the joints colour by colour, then the overflow one by one. Called inside a parallel
+// region (every thread calls it).
+static void joints_pass(rb_cpu_ctx *c, const rb_joint_settings *st, int op)
+{
+    for (int k = 0; k < c->joint_color_count; ++k) {
+        int lo = c->joint_color_start[k], hi = c->joint_color_start[k + 1];
+#pragma omp for schedule(static)
+        for (int i = lo; i < hi; ++i)
+            joint_op(c, c->joint_color_order[i], st, op);
+    }
+    int lo = c->joint_color_start[RB_MAX_COLORS], hi = c->joint_color_start[RB_MAX_COLORS + 1];
+    if (hi > lo) {
+#pragma omp single
+        for (int i = lo; i < hi; ++i)
+            joint_op(c, c->joint_color_order[i], st, op);
+    }
+}
+
+void rb_cpu_joints_warm_start(rb_cpu_ctx *c)
+{
+    if (c->joint_edge_count > 0)
+        joints_pass(c, NULL, JOINT_WARM);
+}
+
+void rb_cpu_joints_solve(rb_cpu_ctx *c, const rb_joint_settings *st)
+{
+    if (c->joint_edge_count > 0)
+        joints_pass(c, st, JOINT_SOLVE);
+}
+
+rb_joint_settings rb_cpu_joint_settings(const rb_step_params *p, int pass)
+{
+    rb_joint_settings st;
+    st.h = p->dt;
+    st.inv_h = p->inv_dt;
+    st.pass = pass;
+    // Box2D v3's joint softness: twice the contacts' frequency, damping ratio 2
+    float hertz = p->contact_hertz > 0.0f ? p->contact_hertz : rb_minf(30.0f, 0.25f * p->inv_dt);
+    st.soft = rb_make_softness(2.0f * hertz, 2.0f, p->dt, 0.0f);
+    st.bias_factor = p->position_correction > 0.0f ? p->position_correction : 0.2f;
+    st.max_bias = p->max_push_velocity > 0.0f ? p->max_push_velocity : 3.0f;
+    return st;
+}
+
+// After the last substep: the force and torque of each joint; a joint past its breaking limits breaks
+// (serial, in joint order: the same joints break for any thread count).
+void rb_cpu_joints_finish(rb_cpu_ctx *c, float inv_h)
+{
+    rb_scene *s = c->scene;
+    for (int i = 0; i < c->joint_edge_count; ++i) {
+        rb_joint *k = &s->joints[c->joint_edges[i].first_row];
+        const unsigned int *f = s->body_flags;
+        if (!(k->body_a >= 0 && rb_integrates_velocity(f[k->body_a])) && !rb_integrates_velocity(f[k->body_b]))
+            continue;
+        rb_joint_body ba = rb_joint_load_body(k->body_a, f, s->body_pos, s->body_rot, s->body_lin_vel, s->body_ang_vel,
+                                              s->body_inv_inertia_diag, s->body_inv_inertia_offdiag);
+        rb_joint_body bb = rb_joint_load_body(k->body_b, f, s->body_pos, s->body_rot, s->body_lin_vel, s->body_ang_vel,
+                                              s->body_inv_inertia_diag, s->body_inv_inertia_offdiag);
+        if (rb_joint_store_reaction(k, inv_h, &ba, &bb)) {
+            k->flags |= RB_JF_BROKEN;
+            for (int r = 0; r < RB_JI_COUNT; ++r)
+                k->impulse[r] = 0.0f;
+            s->joint_version++; // the bodies may collide now
+        }
+    }
+}
+
+// For per-body sleeping (pe's): a dynamic body joined to an awake dynamic body stays awake, along whole
+// chains. Returns the number of bodies kept awake.
+int rb_cpu_joints_wake_partners(rb_cpu_ctx *c)
+{
+    rb_scene *s = c->scene;
+    int woke = 0, changed = 1;
+    for (int round = 0; changed && round <= c->joint_edge_count; ++round) {
+        changed = 0;
+        for (int i = 0; i < c->joint_edge_count; ++i) {
+            int sleeper = rb_edge_wakes(c->joint_edges[i], s->body_flags);
+            if (sleeper < 0)
+                continue;
+            s->body_flags[sleeper] |= RB_BODY_AWAKE;
+            ++woke;
+            changed = 1;
+        }
+    }
+    return woke;
+}
+
+// ---- the pair filter: joined bodies do not collide unless the joint says so ----
+
+static uint64_t joined_key(int a, int b)
+{
+    unsigned int lo = (unsigned int)(a < b ? a : b), hi = (unsigned int)(a < b ? b : a);
+    return ((uint64_t)lo << 32) | hi;
+}
+
+static int cmp_joined_key(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static int joined_keys_contain(const uint64_t *keys, int n, uint64_t key)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && keys[lo] == key;
+}
+
+rb_status rb_cpu_filter_joined_pairs(rb_cpu_ctx *c)
+{
+    const rb_scene *s = c->scene;
+    if (s->joint_slots == 0)
+        return RB_OK;
+    if (!c->nocollide_valid || c->nocollide_version != s->joint_version) {
+        int n = 0;
+        for (int j = 0; j < s->joint_slots; ++j) {
+            const rb_joint *k = &s->joints[j];
+            n += joint_live(k) && !(k->flags & RB_JF_COLLIDE) && k->body_a >= 0;
+        }
+        if (n > 0 && !rb_cpu_reserve((void **)&c->nocollide, &c->nocollide_cap, n, sizeof *c->nocollide))
+            return RB_ERR_OUT_OF_MEMORY;
+        n = 0;
+        for (int j = 0; j < s->joint_slots; ++j) {
+            const rb_joint *k = &s->joints[j];
+            if (joint_live(k) && !(k->flags & RB_JF_COLLIDE) && k->body_a >= 0)
+                c->nocollide[n++] = joined_key(k->body_a, k->body_b);
+        }
+        qsort(c->nocollide, (size_t)n, sizeof *c->nocollide, cmp_joined_key);
+        c->nocollide_count = n;
+        c->nocollide_version = s->joint_version;
+        c->nocollide_valid = 1;
+    }
+    if (c->nocollide_count == 0 || c->pair_count == 0)
+        return RB_OK;
+    if (!rb_cpu_reserve((void **)&c->joined_pairs, &c->joined_pairs_cap, c->pair_count, sizeof *c->joined_pairs))
+        return RB_ERR_OUT_OF_MEMORY;
+    int kept = 0;
+    for (int i = 0; i < c->pair_count; ++i) {
+        rb_pair p = c->pairs[i];
+        int a = s->shape_body[p.shape_a], b = s->shape_body[p.shape_b];
+        if (!joined_keys_contain(c->nocollide, c->nocollide_count, joined_key(a, b)))
+            c->joined_pairs[kept++] = p;
+    }
+    c->pairs = c->joined_pairs;
+    c->pair_count = kept;
+    return RB_OK;
+}

@@ -1,0 +1,626 @@
+// Joints: the rows of every joint type, written once for every backend (docs/joints.md).
+//
+// A joint links body A (or the static world, body_a = -1) to body B. Each keeps an anchor and a frame
+// in each body (anchor about the body's centre of mass, frame as a quaternion in the body's frame; for
+// the world, a world point and a world orientation). The rows are velocity rows in the soft step's
+// form (Catto's soft constraint, as Box2D v3's joints): solved with the soft bias in the solve pass,
+// without bias in the relax pass, and with a plain Baumgarte bias for the rigid solvers. Limits are
+// speculative (a limit not yet reached lets the gap close within the substep and no further), motors
+// clamp their accumulated impulse to the largest force or torque times the substep.
+//
+// Rows per type (frame axes x̂, ŷ, ẑ; A's copy unless said):
+//   ball        the point: 3 rows (one 3x3 block)
+//   hinge       the point; ẑ_B kept on ẑ_A: 2 angular rows; angle θ about ẑ: limits and motor
+//   cone_twist  the point; swing of x̂_B from x̂_A within the cone: 1 row; twist about x̂: limits
+//   fixed       the point; relative rotation: 3 angular rows (one block)
+//   slider      the anchor offset across x̂: 2 rows; relative rotation: 3 rows; offset along x̂: limits
+//               and motor
+//   distance    the anchors' distance: a rigid row (length) or a [min, max] range, and a spring
+//   spring      the distance joint with the spring on and no rigid row
+#ifndef RB_KERNELS_JOINT_H
+#define RB_KERNELS_JOINT_H
+
+#include "body_flags.h"
+#include "contact_soft.h"
+#include "integrate.h"
+#include "vec_math.h"
+
+#define RB_JK_BALL 0
+#define RB_JK_HINGE 1
+#define RB_JK_CONE_TWIST 2
+#define RB_JK_FIXED 3
+#define RB_JK_DISTANCE 4
+#define RB_JK_SPRING 5
+#define RB_JK_SLIDER 6
+#define RB_JK_TYPES 7
+
+// rb_joint.flags
+#define RB_JF_LIMIT 0x1u           // hinge, slider, distance: the [lower, upper] range is enforced
+#define RB_JF_MOTOR 0x2u           // hinge, slider: the motor drives
+#define RB_JF_SPRING_ON 0x4u       // distance, spring: the spring acts (a spring joint always)
+#define RB_JF_COLLIDE 0x8u         // the two bodies may collide with each other
+#define RB_JF_BROKEN 0x10u         // broke under its break force or torque: no longer solved
+#define RB_JF_ENABLED 0x20u        // live and switched on
+
+// Accumulated impulses (rb_joint.impulse), per substep: N s or N m s
+#define RB_JI_POINT 0   // 0..2: the point (world vector); slider: the two rows across the axis (world vector)
+#define RB_JI_ANGLE 3   // 3..5: the angular lock (world vector; hinge: the two rows across the axis)
+#define RB_JI_LOWER 6   // lower limit (hinge angle, slider offset, distance, cone twist)
+#define RB_JI_UPPER 7   // upper limit
+#define RB_JI_SWING 8   // cone swing limit
+#define RB_JI_MOTOR 9
+#define RB_JI_AXIAL 10  // distance: the rigid row or the spring
+#define RB_JI_COUNT 12
+
+typedef struct rb_joint {
+    rb_float4 anchor_a;   // xyz: anchor in A's frame about its centre of mass (A = world: a world point)
+    rb_float4 anchor_b;
+    rb_float4 frame_a;    // the joint frame's orientation in A's frame (quaternion x, y, z, w)
+    rb_float4 frame_b;
+    rb_float4 limits;     // x lower, y upper (hinge: rad; slider: m; distance: m); cone: z swing 1 (about ẑ),
+                          // w swing 2 (about ŷ), x twist half-range
+    rb_float4 drive;      // x motor speed (rad/s or m/s), y largest motor torque or force, z length (distance,
+                          // spring rest length), w unused
+    rb_float4 spring;     // x stiffness (N/m), y damping (N s/m), z frequency (Hz), w damping ratio: a
+                          // frequency > 0 takes the place of stiffness and damping
+    rb_float4 breaking;   // x largest force (N), y largest torque (N m): 0 = unbreakable
+    rb_float4 reaction;   // xyz: force on B at its anchor in the last substep (N), w: unused
+    rb_float4 reaction_torque; // xyz: torque on B (N m), w unused
+    float impulse[RB_JI_COUNT];
+    int body_a, body_b;   // body slots; body_a = -1: the static world
+    int type;             // RB_JOINT_*
+    unsigned int flags;   // RB_JF_LIMIT ...
+} rb_joint;
+
+// How a pass treats the rows' position error.
+#define RB_JOINT_PASS_SOFT 0    // soft bias (the soft step's solve)
+#define RB_JOINT_PASS_RELAX 1   // no bias (the soft step's relax; limits stay speculative)
+#define RB_JOINT_PASS_RIGID 2   // Baumgarte bias: a fraction of the error per substep (batched, split, sequential)
+
+typedef struct rb_joint_settings {
+    float h, inv_h;       // substep
+    int pass;             // RB_JOINT_PASS_*
+    rb_softness soft;     // the hard rows' softness (RB_JOINT_PASS_SOFT)
+    float bias_factor;    // RB_JOINT_PASS_RIGID: fraction of the error removed per substep
+    float max_bias;       // m/s or rad/s: cap of the bias speed
+} rb_joint_settings;
+
+// ---- angles ----
+
+// The angle between two unit vectors, accurate near 0 and π (atan2 of sine and cosine).
+RB_FN float rb_angle_between(rb_float3 a, rb_float3 b) { return rb_atan2f(rb_len(rb_cross(a, b)), rb_dot(a, b)); }
+
+// ---- the two bodies as the rows see them ----
+
+typedef struct rb_joint_body {
+    rb_float3 c;       // centre of mass, world
+    rb_float4 q;
+    rb_float3 v, w;
+    float inv_mass;
+    rb_mat3 inv_i;     // world
+} rb_joint_body;
+
+// Body b (-1: the world). Static, kinematic, frozen and sleeping bodies take no impulse.
+RB_FN rb_joint_body rb_joint_load_body(int b, RB_GLOBAL const unsigned int *flags, RB_GLOBAL const rb_float4 *pos,
+                                       RB_GLOBAL const rb_float4 *rot, RB_GLOBAL const rb_float4 *lin_vel,
+                                       RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_i_diag,
+                                       RB_GLOBAL const rb_float4 *inv_i_offdiag)
+{
+    rb_joint_body s;
+    if (b < 0) {
+        s.c = rb_f3(0.0f, 0.0f, 0.0f);
+        s.q = rb_quat_identity();
+        s.v = s.c;
+        s.w = s.c;
+        s.inv_mass = 0.0f;
+        s.inv_i = rb_mat3_zero();
+        return s;
+    }
+    s.c = rb_xyz(pos[b]);
+    s.q = rot[b];
+    s.v = rb_xyz(lin_vel[b]);
+    s.w = rb_xyz(ang_vel[b]);
+    if (rb_integrates_velocity(flags[b])) {
+        s.inv_mass = inv_i_diag[b].w;
+        s.inv_i = rb_mat3_rotate_tensor(s.q, rb_mat3_symmetric(rb_xyz(inv_i_diag[b]), rb_xyz(inv_i_offdiag[b])));
+    } else {
+        s.inv_mass = 0.0f;
+        s.inv_i = rb_mat3_zero();
+        if (!(flags[b] & RB_BODY_AWAKE) || (flags[b] & RB_BODY_FROZEN)) {
+            s.v = rb_f3(0.0f, 0.0f, 0.0f); // a sleeping or frozen body stands still
+            s.w = s.v;
+        }
+    }
+    return s;
+}
+
+// What the rows need of the joint at the bodies' current poses.
+typedef struct rb_joint_geometry {
+    rb_float3 ra, rb;     // anchors about the centres of mass, world
+    rb_float3 d;          // anchor B - anchor A
+    rb_float4 qa, qb;     // the joint frame's two copies, world
+    rb_float3 xa, ya, za; // A's copy's axes
+    rb_float3 xb, yb, zb;
+} rb_joint_geometry;
+
+RB_FN rb_joint_geometry rb_joint_geometry_of(RB_GLOBAL const rb_joint *j, const rb_joint_body *a, const rb_joint_body *b)
+{
+    rb_joint_geometry g;
+    g.ra = j->body_a >= 0 ? rb_rotate(a->q, rb_xyz(j->anchor_a)) : rb_f3(0.0f, 0.0f, 0.0f);
+    g.rb = rb_rotate(b->q, rb_xyz(j->anchor_b));
+    rb_float3 pa = j->body_a >= 0 ? rb_add(a->c, g.ra) : rb_xyz(j->anchor_a);
+    g.d = rb_sub(rb_add(b->c, g.rb), pa);
+    g.qa = j->body_a >= 0 ? rb_quat_mul(a->q, j->frame_a) : j->frame_a;
+    g.qb = rb_quat_mul(b->q, j->frame_b);
+    g.xa = rb_rotate(g.qa, rb_f3(1.0f, 0.0f, 0.0f));
+    g.ya = rb_rotate(g.qa, rb_f3(0.0f, 1.0f, 0.0f));
+    g.za = rb_rotate(g.qa, rb_f3(0.0f, 0.0f, 1.0f));
+    g.xb = rb_rotate(g.qb, rb_f3(1.0f, 0.0f, 0.0f));
+    g.yb = rb_rotate(g.qb, rb_f3(0.0f, 1.0f, 0.0f));
+    g.zb = rb_rotate(g.qb, rb_f3(0.0f, 0.0f, 1.0f));
+    return g;
+}
+
+// The hinge angle of B relative to A about ẑ (right-handed, 0 at creation): atan2((ŷ_A × ŷ_B)·ẑ_A, ŷ_A·ŷ_B).
+RB_FN float rb_joint_hinge_angle(const rb_joint_geometry *g)
+{
+    return rb_atan2f(rb_dot(rb_cross(g->ya, g->yb), g->za), rb_dot(g->ya, g->yb));
+}
+
+// The twist about x̂ of the relative rotation q = Q_A⁻¹ Q_B (sign with q_w ≥ 0): 2 atan2(q_x, q_w).
+RB_FN float rb_joint_twist(const rb_joint_geometry *g)
+{
+    rb_float4 q = rb_quat_mul(rb_quat_conj(g->qa), g->qb);
+    if (q.w < 0.0f)
+        q = rb_f4(-q.x, -q.y, -q.z, -q.w);
+    return 2.0f * rb_atan2f(q.x, q.w);
+}
+
+// The relative rotation's small-angle vector (world): the rotation that takes A's frame onto B's, as
+// 2 q_xyz with q_w ≥ 0 (the angle for small angles, bounded for large ones).
+RB_FN rb_float3 rb_joint_angle_error(const rb_joint_geometry *g)
+{
+    rb_float4 q = rb_quat_mul(rb_quat_conj(g->qa), g->qb);
+    float s = q.w < 0.0f ? -2.0f : 2.0f;
+    return rb_rotate(g->qa, rb_f3(s * q.x, s * q.y, s * q.z));
+}
+
+// ---- row helpers ----
+
+// A scalar row: J = (-u, -aa; u, ab) on (v_A, ω_A; v_B, ω_B). Its speed and effective mass.
+typedef struct rb_joint_row {
+    rb_float3 u, aa, ab;
+} rb_joint_row;
+
+RB_FN float rb_row_speed(rb_joint_row r, const rb_joint_body *a, const rb_joint_body *b)
+{
+    return rb_dot(r.u, rb_sub(b->v, a->v)) + rb_dot(r.ab, b->w) - rb_dot(r.aa, a->w);
+}
+
+RB_FN float rb_row_inv_mass(rb_joint_row r, const rb_joint_body *a, const rb_joint_body *b)
+{
+    return (a->inv_mass + b->inv_mass) * rb_dot(r.u, r.u) + rb_dot(r.aa, rb_mat3_mulv(a->inv_i, r.aa)) +
+           rb_dot(r.ab, rb_mat3_mulv(b->inv_i, r.ab));
+}
+
+RB_FN void rb_row_apply(rb_joint_row r, rb_joint_body *a, rb_joint_body *b, float lambda)
+{
+    a->v = rb_mad(a->v, -a->inv_mass * lambda, r.u);
+    a->w = rb_sub(a->w, rb_mat3_mulv(a->inv_i, rb_scale(r.aa, lambda)));
+    b->v = rb_mad(b->v, b->inv_mass * lambda, r.u);
+    b->w = rb_add(b->w, rb_mat3_mulv(b->inv_i, rb_scale(r.ab, lambda)));
+}
+
+// An angular row about axis n: J = (0, -n; 0, n).
+RB_FN rb_joint_row rb_angular_row(rb_float3 n)
+{
+    rb_joint_row r;
+    r.u = rb_f3(0.0f, 0.0f, 0.0f);
+    r.aa = n;
+    r.ab = n;
+    return r;
+}
+
+// A linear row along a direction u of the world at the anchors (d/dt of u·(p_B - p_A) with u fixed).
+RB_FN rb_joint_row rb_linear_row(const rb_joint_geometry *g, rb_float3 u)
+{
+    rb_joint_row r;
+    r.u = u;
+    r.aa = rb_cross(g->ra, u);
+    r.ab = rb_cross(g->rb, u);
+    return r;
+}
+
+// A linear row along a direction u that turns with A (the slider's axis and the directions across it):
+// d/dt of u·(p_B - p_A) then has A's lever reaching B's anchor, r_A + d.
+RB_FN rb_joint_row rb_slider_row(const rb_joint_geometry *g, rb_float3 u)
+{
+    rb_joint_row r;
+    r.u = u;
+    r.aa = rb_cross(rb_add(g->ra, g->d), u);
+    r.ab = rb_cross(g->rb, u);
+    return r;
+}
+
+// The bias speed and mass scale of a hard row with position error c (the error grows with the row's
+// speed; the row drives the speed towards -bias).
+RB_FN void rb_joint_bias(const rb_joint_settings *st, float c, float *bias, float *mass_scale)
+{
+    *bias = 0.0f;
+    *mass_scale = 1.0f;
+    if (st->pass == RB_JOINT_PASS_SOFT) {
+        *bias = rb_clampf(st->soft.bias_rate * c, -st->max_bias, st->max_bias);
+        *mass_scale = st->soft.mass_scale;
+    } else if (st->pass == RB_JOINT_PASS_RIGID) {
+        *bias = rb_clampf(st->bias_factor * st->inv_h * c, -st->max_bias, st->max_bias);
+    }
+}
+
+// A one-sided limit row: c ≥ 0 is allowed (c: the distance to the stop, growing with the row's speed).
+// Speculative while c > 0: the row may close the gap within the substep, no more.
+RB_FN void rb_limit_row(const rb_joint_settings *st, rb_joint_row r, float c, RB_GLOBAL float *acc, rb_joint_body *a,
+                        rb_joint_body *b)
+{
+    float k = rb_row_inv_mass(r, a, b);
+    if (k <= 0.0f)
+        return;
+    float bias = 0.0f, scale = 1.0f;
+    if (c > 0.0f)
+        bias = c * st->inv_h;
+    else
+        rb_joint_bias(st, c, &bias, &scale);
+    float lambda = -scale * (rb_row_speed(r, a, b) + bias) / k;
+    float next = rb_maxf(*acc + lambda, 0.0f);
+    lambda = next - *acc;
+    *acc = next;
+    rb_row_apply(r, a, b, lambda);
+}
+
+// ---- the blocks ----
+
+// K of the point: (m_A + m_B) E - [r_A]× I_A [r_A]× - [r_B]× I_B [r_B]× (A's lever reaching B's anchor).
+RB_FN rb_mat3 rb_point_mass_matrix(const rb_joint_geometry *g, rb_float3 ra, const rb_joint_body *a, const rb_joint_body *b)
+{
+    rb_mat3 sa = rb_skew(ra), sb = rb_skew(g->rb);
+    float m = a->inv_mass + b->inv_mass;
+    rb_mat3 k = rb_mat3_diag(rb_f3(m, m, m));
+    k = rb_mat3_add_scaled(k, rb_mat3_mul(rb_mat3_mul(sa, a->inv_i), sa), -1.0f);
+    k = rb_mat3_add_scaled(k, rb_mat3_mul(rb_mat3_mul(sb, b->inv_i), sb), -1.0f);
+    return k;
+}
+
+RB_FN rb_float3 rb_point_speed(const rb_joint_geometry *g, rb_float3 ra, const rb_joint_body *a, const rb_joint_body *b)
+{
+    return rb_sub(rb_add(b->v, rb_cross(b->w, g->rb)), rb_add(a->v, rb_cross(a->w, ra)));
+}
+
+RB_FN void rb_point_apply(const rb_joint_geometry *g, rb_float3 ra, rb_joint_body *a, rb_joint_body *b, rb_float3 p)
+{
+    a->v = rb_mad(a->v, -a->inv_mass, p);
+    a->w = rb_sub(a->w, rb_mat3_mulv(a->inv_i, rb_cross(ra, p)));
+    b->v = rb_mad(b->v, b->inv_mass, p);
+    b->w = rb_add(b->w, rb_mat3_mulv(b->inv_i, rb_cross(g->rb, p)));
+}
+
+RB_FN void rb_angular_apply(rb_joint_body *a, rb_joint_body *b, rb_float3 l)
+{
+    a->w = rb_sub(a->w, rb_mat3_mulv(a->inv_i, l));
+    b->w = rb_add(b->w, rb_mat3_mulv(b->inv_i, l));
+}
+
+// The bias of a block of rows with position error c (a vector): as rb_joint_bias, with the cap on the
+// vector's length, so the cap never turns the bias off the error's direction.
+RB_FN rb_float3 rb_vec_bias(const rb_joint_settings *st, rb_float3 c, float *mass_scale)
+{
+    float len = rb_len(c), bias;
+    rb_joint_bias(st, len, &bias, mass_scale);
+    return len > 0.0f ? rb_scale(c, bias / len) : c;
+}
+
+// The point rows: anchor B on anchor A. For the slider only the part across its axis (`across`).
+RB_FN void rb_solve_point(const rb_joint_settings *st, const rb_joint_geometry *g, RB_GLOBAL float *acc,
+                          rb_joint_body *a, rb_joint_body *b, int slider)
+{
+    float scale;
+    // the slider's error is only the part across its axis
+    rb_float3 err = slider ? rb_sub(g->d, rb_scale(g->xa, rb_dot(g->d, g->xa))) : g->d;
+    rb_float3 bias = rb_vec_bias(st, err, &scale);
+    // the slider's rows across its axis turn with A: A's lever reaches B's anchor (rb_slider_row)
+    rb_float3 ra = slider ? rb_add(g->ra, g->d) : g->ra;
+    rb_mat3 k = rb_point_mass_matrix(g, ra, a, b);
+    if (slider) {
+        // the axis direction is free: solve in the plane across it, the axis row made a dummy of unit mass
+        rb_float3 x = g->xa;
+        rb_mat3 p = rb_mat3_add_scaled(rb_mat3_diag(rb_f3(1.0f, 1.0f, 1.0f)),
+                                       rb_mat3_rows(rb_scale(x, x.x), rb_scale(x, x.y), rb_scale(x, x.z)), -1.0f);
+        k = rb_mat3_mul(rb_mat3_mul(p, k), p);
+        k = rb_mat3_add_scaled(k, rb_mat3_rows(rb_scale(x, x.x), rb_scale(x, x.y), rb_scale(x, x.z)), 1.0f);
+        rb_float3 cdot = rb_add(rb_point_speed(g, ra, a, b), bias);
+        cdot = rb_sub(cdot, rb_scale(x, rb_dot(cdot, x)));
+        rb_float3 p_imp = rb_scale(rb_mat3_mulv(rb_mat3_inverse(k), cdot), -scale);
+        p_imp = rb_sub(p_imp, rb_scale(x, rb_dot(p_imp, x)));
+        rb_point_apply(g, ra, a, b, p_imp);
+        acc[0] += p_imp.x;
+        acc[1] += p_imp.y;
+        acc[2] += p_imp.z;
+        return;
+    }
+    rb_float3 cdot = rb_add(rb_point_speed(g, ra, a, b), bias);
+    rb_float3 p_imp = rb_scale(rb_mat3_mulv(rb_mat3_inverse(k), cdot), -scale);
+    rb_point_apply(g, ra, a, b, p_imp);
+    acc[0] += p_imp.x;
+    acc[1] += p_imp.y;
+    acc[2] += p_imp.z;
+}
+
+// The angular lock: all three axes (fixed, slider) or the two across ẑ (hinge: ẑ_B on ẑ_A).
+RB_FN void rb_solve_angular_lock(const rb_joint_settings *st, const rb_joint_geometry *g, RB_GLOBAL float *acc,
+                                 rb_joint_body *a, rb_joint_body *b, int hinge)
+{
+    rb_mat3 k = rb_mat3_add_scaled(a->inv_i, b->inv_i, 1.0f);
+    rb_float3 wrel = rb_sub(b->w, a->w);
+    float scale;
+    if (hinge) {
+        rb_float3 e = rb_cross(g->za, g->zb); // the rotation that takes ẑ_A onto ẑ_B
+        rb_float3 b1 = g->xa, b2 = g->ya;
+        float c1 = rb_dot(e, b1), c2 = rb_dot(e, b2);
+        float bias1, bias2;
+        rb_joint_bias(st, c1, &bias1, &scale);
+        rb_joint_bias(st, c2, &bias2, &scale);
+        rb_float3 kb1 = rb_mat3_mulv(k, b1), kb2 = rb_mat3_mulv(k, b2);
+        float k11 = rb_dot(b1, kb1), k12 = rb_dot(b1, kb2), k22 = rb_dot(b2, kb2);
+        float det = k11 * k22 - k12 * k12;
+        if (!(det > 0.0f))
+            return;
+        float r1 = rb_dot(wrel, b1) + bias1, r2 = rb_dot(wrel, b2) + bias2;
+        float inv = 1.0f / det;
+        float l1 = -scale * (k22 * r1 - k12 * r2) * inv;
+        float l2 = -scale * (k11 * r2 - k12 * r1) * inv;
+        rb_float3 l = rb_add(rb_scale(b1, l1), rb_scale(b2, l2));
+        rb_angular_apply(a, b, l);
+        acc[0] += l.x;
+        acc[1] += l.y;
+        acc[2] += l.z;
+        return;
+    }
+    rb_float3 bias = rb_vec_bias(st, rb_joint_angle_error(g), &scale);
+    rb_float3 l = rb_scale(rb_mat3_mulv(rb_mat3_inverse(k), rb_add(wrel, bias)), -scale);
+    rb_angular_apply(a, b, l);
+    acc[0] += l.x;
+    acc[1] += l.y;
+    acc[2] += l.z;
+}
+
+// ---- the axial rows of each type (limits, motor, spring, rigid distance) ----
+
+// The row along the distance joint's line and the current distance.
+RB_FN rb_joint_row rb_distance_row(const rb_joint_geometry *g, float *length)
+{
+    float len = rb_len(g->d);
+    *length = len;
+    rb_float3 u = len > 1e-6f ? rb_scale(g->d, 1.0f / len) : rb_f3(0.0f, 1.0f, 0.0f);
+    return rb_linear_row(g, u);
+}
+
+// The implicit spring-damper row (Catto's soft constraint from stiffness k and damping c): exact for a
+// linear spring over the substep, stable for any k and c.
+RB_FN void rb_spring_row(const rb_joint_settings *st, RB_GLOBAL const rb_joint *j, rb_joint_row r, float c,
+                         RB_GLOBAL float *acc, rb_joint_body *a, rb_joint_body *b)
+{
+    float kinv = rb_row_inv_mass(r, a, b);
+    if (kinv <= 0.0f)
+        return;
+    float stiffness = j->spring.x, damping = j->spring.y;
+    if (j->spring.z > 0.0f) {
+        float m = 1.0f / kinv, omega = 2.0f * RB_PI * j->spring.z;
+        stiffness = m * omega * omega;
+        damping = 2.0f * m * j->spring.w * omega;
+    }
+    float hc = st->h * (damping + st->h * stiffness);
+    if (hc <= 0.0f)
+        return;
+    float gamma = 1.0f / hc;
+    float bias = c * st->h * stiffness * gamma;
+    float lambda = -(rb_row_speed(r, a, b) + bias + gamma * *acc) / (kinv + gamma);
+    *acc += lambda;
+    rb_row_apply(r, a, b, lambda);
+}
+
+// A motor on row r: drives the row's speed to `speed` with at most max_force·h per substep.
+RB_FN void rb_motor_row(const rb_joint_settings *st, rb_joint_row r, float speed, float max_force, RB_GLOBAL float *acc,
+                        rb_joint_body *a, rb_joint_body *b)
+{
+    float k = rb_row_inv_mass(r, a, b);
+    if (k <= 0.0f)
+        return;
+    float lambda = -(rb_row_speed(r, a, b) - speed) / k;
+    float cap = max_force * st->h;
+    float next = rb_clampf(*acc + lambda, -cap, cap);
+    lambda = next - *acc;
+    *acc = next;
+    rb_row_apply(r, a, b, lambda);
+}
+
+// The cone's swing limit: the angle between x̂_A and x̂_B within the (elliptical) cone of half-angles
+// swing 1 (about ẑ) and swing 2 (about ŷ).
+RB_FN float rb_cone_swing_limit(RB_GLOBAL const rb_joint *j, const rb_joint_geometry *g, rb_float3 n)
+{
+    float s1 = j->limits.z, s2 = j->limits.w;
+    if (s1 == s2)
+        return s1;
+    // the swing's direction in A's frame: 1/L² = (n·ŷ/s2)² + (n·ẑ/s1)²
+    float ny = rb_dot(n, g->ya), nz = rb_dot(n, g->za);
+    float q = (ny * ny) / rb_maxf(s2 * s2, 1e-12f) + (nz * nz) / rb_maxf(s1 * s1, 1e-12f);
+    return q > 0.0f ? 1.0f / rb_sqrtf(q) : rb_maxf(s1, s2);
+}
+
+RB_FN void rb_solve_axial(const rb_joint_settings *st, RB_GLOBAL rb_joint *j, const rb_joint_geometry *g,
+                          rb_joint_body *a, rb_joint_body *b)
+{
+    unsigned int f = j->flags;
+    switch (j->type) {
+    case RB_JK_HINGE: {
+        rb_joint_row r = rb_angular_row(g->za);
+        if (f & RB_JF_MOTOR)
+            rb_motor_row(st, r, j->drive.x, j->drive.y, &j->impulse[RB_JI_MOTOR], a, b);
+        if (f & RB_JF_LIMIT) {
+            float angle = rb_joint_hinge_angle(g);
+            rb_limit_row(st, r, angle - j->limits.x, &j->impulse[RB_JI_LOWER], a, b);
+            rb_joint_row ru = rb_angular_row(rb_neg(g->za));
+            rb_limit_row(st, ru, j->limits.y - angle, &j->impulse[RB_JI_UPPER], a, b);
+        }
+        break;
+    }
+    case RB_JK_SLIDER: {
+        rb_joint_row r = rb_slider_row(g, g->xa);
+        if (f & RB_JF_MOTOR)
+            rb_motor_row(st, r, j->drive.x, j->drive.y, &j->impulse[RB_JI_MOTOR], a, b);
+        if (f & RB_JF_LIMIT) {
+            float s = rb_dot(g->d, g->xa);
+            rb_limit_row(st, r, s - j->limits.x, &j->impulse[RB_JI_LOWER], a, b);
+            rb_joint_row ru = rb_slider_row(g, rb_neg(g->xa));
+            rb_limit_row(st, ru, j->limits.y - s, &j->impulse[RB_JI_UPPER], a, b);
+        }
+        break;
+    }
+    case RB_JK_DISTANCE:
+    case RB_JK_SPRING: {
+        float len;
+        rb_joint_row r = rb_distance_row(g, &len);
+        if (f & RB_JF_SPRING_ON)
+            rb_spring_row(st, j, r, len - j->drive.z, &j->impulse[RB_JI_AXIAL], a, b);
+        else if (!(f & RB_JF_LIMIT)) {
+            // rigid rod: an equality row
+            float kinv = rb_row_inv_mass(r, a, b);
+            if (kinv > 0.0f) {
+                float bias, scale;
+                rb_joint_bias(st, len - j->drive.z, &bias, &scale);
+                float lambda = -scale * (rb_row_speed(r, a, b) + bias) / kinv;
+                j->impulse[RB_JI_AXIAL] += lambda;
+                rb_row_apply(r, a, b, lambda);
+            }
+        }
+        if (f & RB_JF_LIMIT) {
+            rb_limit_row(st, r, len - j->limits.x, &j->impulse[RB_JI_LOWER], a, b);
+            rb_joint_row ru = r;
+            ru.u = rb_neg(r.u);
+            ru.aa = rb_neg(r.aa);
+            ru.ab = rb_neg(r.ab);
+            rb_limit_row(st, ru, j->limits.y - len, &j->impulse[RB_JI_UPPER], a, b);
+        }
+        break;
+    }
+    case RB_JK_CONE_TWIST: {
+        // twist about the mean of the two x̂ (it turns neither x̂ off the other)
+        rb_float3 t = rb_normalize_or(rb_add(g->xa, g->xb), g->xa);
+        float twist = rb_joint_twist(g);
+        rb_limit_row(st, rb_angular_row(t), twist + j->limits.x, &j->impulse[RB_JI_LOWER], a, b);
+        rb_limit_row(st, rb_angular_row(rb_neg(t)), j->limits.x - twist, &j->impulse[RB_JI_UPPER], a, b);
+        rb_float3 axb = rb_cross(g->xa, g->xb);
+        float s = rb_len(axb);
+        if (s > 1e-6f) {
+            rb_float3 n = rb_scale(axb, 1.0f / s);
+            float swing = rb_atan2f(s, rb_dot(g->xa, g->xb));
+            rb_limit_row(st, rb_angular_row(rb_neg(n)), rb_cone_swing_limit(j, g, n) - swing,
+                         &j->impulse[RB_JI_SWING], a, b);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+// ---- the passes ----
+
+// The accumulated impulses applied again at the start of a substep (warm start), on the current poses.
+RB_FN void rb_joint_warm_start(RB_GLOBAL const rb_joint *j, rb_joint_body *a, rb_joint_body *b)
+{
+    rb_joint_geometry g = rb_joint_geometry_of(j, a, b);
+    RB_GLOBAL const float *im = j->impulse;
+    rb_float3 p = rb_f3(im[RB_JI_POINT], im[RB_JI_POINT + 1], im[RB_JI_POINT + 2]);
+    rb_float3 l = rb_f3(im[RB_JI_ANGLE], im[RB_JI_ANGLE + 1], im[RB_JI_ANGLE + 2]);
+    if (j->type == RB_JK_DISTANCE || j->type == RB_JK_SPRING) {
+        float len;
+        rb_joint_row r = rb_distance_row(&g, &len);
+        rb_row_apply(r, a, b, im[RB_JI_AXIAL] + im[RB_JI_LOWER] - im[RB_JI_UPPER]);
+        return;
+    }
+    rb_point_apply(&g, j->type == RB_JK_SLIDER ? rb_add(g.ra, g.d) : g.ra, a, b, p);
+    rb_angular_apply(a, b, l);
+    float axial = im[RB_JI_MOTOR] + im[RB_JI_LOWER] - im[RB_JI_UPPER];
+    if (j->type == RB_JK_HINGE)
+        rb_row_apply(rb_angular_row(g.za), a, b, axial);
+    else if (j->type == RB_JK_SLIDER)
+        rb_row_apply(rb_slider_row(&g, g.xa), a, b, axial);
+    else if (j->type == RB_JK_CONE_TWIST) {
+        rb_float3 t = rb_normalize_or(rb_add(g.xa, g.xb), g.xa);
+        rb_row_apply(rb_angular_row(t), a, b, im[RB_JI_LOWER] - im[RB_JI_UPPER]);
+        rb_float3 axb = rb_cross(g.xa, g.xb);
+        float s = rb_len(axb);
+        if (s > 1e-6f)
+            rb_row_apply(rb_angular_row(rb_scale(axb, -1.0f / s)), a, b, im[RB_JI_SWING]);
+    }
+}
+
+// One pass over the joint's rows: the soft rows (spring, motor) and limits first, the hard rows last,
+// so they hold best (Box2D's order).
+RB_FN void rb_joint_solve(const rb_joint_settings *st, RB_GLOBAL rb_joint *j, rb_joint_body *a, rb_joint_body *b)
+{
+    rb_joint_geometry g = rb_joint_geometry_of(j, a, b);
+    rb_solve_axial(st, j, &g, a, b);
+    switch (j->type) {
+    case RB_JK_BALL:
+    case RB_JK_CONE_TWIST:
+        rb_solve_point(st, &g, &j->impulse[RB_JI_POINT], a, b, 0);
+        break;
+    case RB_JK_HINGE:
+        rb_solve_angular_lock(st, &g, &j->impulse[RB_JI_ANGLE], a, b, 1);
+        rb_solve_point(st, &g, &j->impulse[RB_JI_POINT], a, b, 0);
+        break;
+    case RB_JK_FIXED:
+        rb_solve_angular_lock(st, &g, &j->impulse[RB_JI_ANGLE], a, b, 0);
+        rb_solve_point(st, &g, &j->impulse[RB_JI_POINT], a, b, 0);
+        break;
+    case RB_JK_SLIDER:
+        rb_solve_angular_lock(st, &g, &j->impulse[RB_JI_ANGLE], a, b, 0);
+        rb_solve_point(st, &g, &j->impulse[RB_JI_POINT], a, b, 1);
+        break;
+    default:
+        break;
+    }
+}
+
+// The force and torque on B in the last substep (for the application, and breaking). Returns 1 when
+// the joint breaks: a force or torque beyond its breaking limits.
+RB_FN int rb_joint_store_reaction(RB_GLOBAL rb_joint *j, float inv_h, const rb_joint_body *a, const rb_joint_body *b)
+{
+    rb_joint_geometry g = rb_joint_geometry_of(j, a, b);
+    RB_GLOBAL const float *im = j->impulse;
+    rb_float3 p = rb_f3(im[RB_JI_POINT], im[RB_JI_POINT + 1], im[RB_JI_POINT + 2]);
+    rb_float3 l = rb_f3(im[RB_JI_ANGLE], im[RB_JI_ANGLE + 1], im[RB_JI_ANGLE + 2]);
+    float axial = im[RB_JI_MOTOR] + im[RB_JI_LOWER] - im[RB_JI_UPPER];
+    if (j->type == RB_JK_DISTANCE || j->type == RB_JK_SPRING) {
+        float len;
+        rb_joint_row r = rb_distance_row(&g, &len);
+        p = rb_scale(r.u, im[RB_JI_AXIAL] + im[RB_JI_LOWER] - im[RB_JI_UPPER]);
+    } else if (j->type == RB_JK_HINGE) {
+        l = rb_mad(l, axial, g.za);
+    } else if (j->type == RB_JK_SLIDER) {
+        p = rb_mad(p, axial, g.xa);
+    } else if (j->type == RB_JK_CONE_TWIST) {
+        rb_float3 t = rb_normalize_or(rb_add(g.xa, g.xb), g.xa);
+        l = rb_mad(l, im[RB_JI_LOWER] - im[RB_JI_UPPER], t);
+        rb_float3 axb = rb_cross(g.xa, g.xb);
+        float s = rb_len(axb);
+        if (s > 1e-6f)
+            l = rb_mad(l, -im[RB_JI_SWING] / s, axb);
+    }
+    rb_float3 force = rb_scale(p, inv_h), torque = rb_scale(l, inv_h);
+    j->reaction = rb_f4_from3(force, 0.0f);
+    j->reaction_torque = rb_f4_from3(torque, 0.0f);
+    return (j->breaking.x > 0.0f && rb_len(force) > j->breaking.x) ||
+           (j->breaking.y > 0.0f && rb_len(torque) > j->breaking.y);
+}
+
+#endif
