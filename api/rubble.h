@@ -1193,6 +1193,34 @@ RB_API rb_status rb_joint_get_bodies(rb_joint_id joint, rb_body_id *body_a, rb_b
 /// @param[out] out receives the value
 /// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (NULL `out`; a ball or fixed joint, which have none).
 RB_API rb_status rb_joint_get_coordinate(rb_joint_id joint, float *out);
+/// Where the joint's two anchors are now (world): A's and B's copies; they coincide while the joint holds.
+/// @param joint the joint
+/// @param[out] anchor_a receives A's anchor (the world point itself for a joint to the world); may be NULL
+/// @param[out] anchor_b receives B's anchor; may be NULL
+/// @return RB_OK or RB_ERR_STALE_ID.
+RB_API rb_status rb_joint_get_anchors(rb_joint_id joint, rb_vec3 *anchor_a, rb_vec3 *anchor_b);
+/// The orientation now (world) of the joint frame's copy in A and in B: x̂, ŷ, ẑ of the frame are the
+/// quaternion's rotated x, y and z axes. A hinge turns about ẑ; a cone-twist and a slider have their axis on x̂.
+/// @param joint the joint
+/// @param[out] frame_a receives A's copy; may be NULL
+/// @param[out] frame_b receives B's copy; may be NULL
+/// @return RB_OK or RB_ERR_STALE_ID.
+RB_API rb_status rb_joint_get_frames(rb_joint_id joint, rb_quat *frame_a, rb_quat *frame_b);
+/// A joint's [lower, upper] range (hinge: rad; slider, distance: m) and whether it is on; a cone-twist's
+/// spans come from rb_joint_get_cone_limits().
+/// @param joint the joint
+/// @param[out] enabled receives whether the range is enforced; may be NULL
+/// @param[out] lower receives the lower end; may be NULL
+/// @param[out] upper receives the upper end; may be NULL
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (a type without a range).
+RB_API rb_status rb_joint_get_limits(rb_joint_id joint, bool *enabled, float *lower, float *upper);
+/// A cone-twist joint's spans (rad).
+/// @param joint the joint
+/// @param[out] swing_span1 receives the half-angle about ẑ; may be NULL
+/// @param[out] swing_span2 receives the half-angle about ŷ; may be NULL
+/// @param[out] twist_span receives the largest |twist|; may be NULL
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (not a cone-twist joint).
+RB_API rb_status rb_joint_get_cone_limits(rb_joint_id joint, float *swing_span1, float *swing_span2, float *twist_span);
 /// The force and torque the joint put on body B in the last substep of the last step (on A: the opposite,
 /// the torque taken about B's anchor).
 /// @param joint the joint

@@ -530,6 +530,81 @@ rb_status rb_joint_get_coordinate(rb_joint_id id, float *out)
     }
 }
 
+static rb_vec3 vec3_of(rb_float3 v) { return (rb_vec3){v.x, v.y, v.z}; }
+static rb_quat quat_of(rb_float4 q) { return (rb_quat){q.x, q.y, q.z, q.w}; }
+
+rb_status rb_joint_get_anchors(rb_joint_id id, rb_vec3 *anchor_a, rb_vec3 *anchor_b)
+{
+    rb_status s;
+    int j;
+    rb_world *w = read_joint(id, &j, &s);
+    if (!w)
+        return s;
+    const rb_joint *k = &w->scene.joints[j];
+    rb_joint_geometry g = geometry_now(w, k);
+    rb_float3 pb = rb_add(rb_xyz(w->scene.body_pos[k->body_b]), g.rb);
+    if (anchor_a)
+        *anchor_a = vec3_of(rb_sub(pb, g.d));
+    if (anchor_b)
+        *anchor_b = vec3_of(pb);
+    return RB_OK;
+}
+
+rb_status rb_joint_get_frames(rb_joint_id id, rb_quat *frame_a, rb_quat *frame_b)
+{
+    rb_status s;
+    int j;
+    rb_world *w = read_joint(id, &j, &s);
+    if (!w)
+        return s;
+    rb_joint_geometry g = geometry_now(w, &w->scene.joints[j]);
+    if (frame_a)
+        *frame_a = quat_of(g.qa);
+    if (frame_b)
+        *frame_b = quat_of(g.qb);
+    return RB_OK;
+}
+
+rb_status rb_joint_get_limits(rb_joint_id id, bool *enabled, float *lower, float *upper)
+{
+    rb_status s;
+    int j;
+    rb_world *w = get_joint(id, &j, &s);
+    if (!w)
+        return s;
+    const rb_joint *k = &w->scene.joints[j];
+    if (k->type != RB_JK_HINGE && k->type != RB_JK_SLIDER && k->type != RB_JK_DISTANCE)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_get_limits: a %s joint has no [lower, upper] range",
+                       type_name(k->type));
+    if (enabled)
+        *enabled = (k->flags & RB_JF_LIMIT) != 0;
+    if (lower)
+        *lower = k->limits.x;
+    if (upper)
+        *upper = k->limits.y;
+    return RB_OK;
+}
+
+rb_status rb_joint_get_cone_limits(rb_joint_id id, float *swing_span1, float *swing_span2, float *twist_span)
+{
+    rb_status s;
+    int j;
+    rb_world *w = get_joint(id, &j, &s);
+    if (!w)
+        return s;
+    const rb_joint *k = &w->scene.joints[j];
+    if (k->type != RB_JK_CONE_TWIST)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_get_cone_limits: a %s joint is not a cone-twist joint",
+                       type_name(k->type));
+    if (swing_span1)
+        *swing_span1 = k->limits.z;
+    if (swing_span2)
+        *swing_span2 = k->limits.w;
+    if (twist_span)
+        *twist_span = k->limits.x;
+    return RB_OK;
+}
+
 rb_status rb_joint_get_reaction(rb_joint_id id, rb_vec3 *force, rb_vec3 *torque)
 {
     rb_status s;
