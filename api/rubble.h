@@ -1047,8 +1047,8 @@ RB_API rb_status rb_world_get_awake(rb_world_id world, int first, int count, boo
 ///
 /// A joint is made from a def that one of the rb_default_*_joint_def() functions returns. Its anchors
 /// and axes are given in world space at creation and kept in the bodies' frames from then on. By
-/// default the two bodies of a joint do not collide with each other. Joints run on the CPU backend
-/// with every solver; the OpenCL and CUDA backends refuse them (RB_ERR_UNSUPPORTED).
+/// default the two bodies of a joint do not collide with each other. Joints run on every backend and
+/// solver: the CPU's soft, batched, split and sequential, and OpenCL's and CUDA's batched and split.
 /// @{
 
 /// Id of a joint (rb_create_joint()).
@@ -1142,9 +1142,8 @@ RB_API rb_joint_def rb_default_slider_joint_def(void);
 /// @param[out] out receives the new joint's id
 /// @return RB_OK, RB_ERR_STALE_ID (world or body), RB_ERR_INVALID_ARGUMENT (NULL argument, a def not
 ///         from rb_default_*_joint_def(), no dynamic body, a body joined to itself, a body of another
-///         world, a non-finite or out-of-range value, a zero axis, lower > upper), RB_ERR_UNSUPPORTED
-///         (a backend that does not solve joints), RB_ERR_CAPACITY, RB_ERR_OUT_OF_MEMORY. On failure
-///         nothing changes.
+///         world, a non-finite or out-of-range value, a zero axis, lower > upper), RB_ERR_CAPACITY,
+///         RB_ERR_OUT_OF_MEMORY. On failure nothing changes.
 RB_API rb_status rb_create_joint(rb_world_id world, const rb_joint_def *def, rb_joint_id *out);
 /// Destroy a joint; its bodies wake. Destroying a body destroys its joints.
 /// @param joint the joint

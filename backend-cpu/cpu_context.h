@@ -193,7 +193,7 @@ struct rb_cpu_ctx {
     int joint_color_start[RB_MAX_COLORS + 2];
     int joint_color_count;
     // the pair filter: sorted (lower body, higher body) keys of joints whose bodies do not collide
-    uint64_t *nocollide;
+    rb_joint_key *nocollide;
     int nocollide_count, nocollide_cap;
     uint32_t nocollide_version;
     int nocollide_valid;

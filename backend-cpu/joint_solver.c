@@ -50,35 +50,11 @@ void rb_cpu_color_joints(rb_cpu_ctx *c)
 
 // ---- the passes ----
 
-// One joint: load both bodies, run `op`, store the velocities of the bodies that take impulses.
-#define JOINT_WARM 0
-#define JOINT_SOLVE 1
-
 static void joint_op(rb_cpu_ctx *c, int edge, const rb_joint_settings *st, int op)
 {
     rb_scene *s = c->scene;
-    rb_joint *k = &s->joints[c->joint_edges[edge].first_row];
-    const unsigned int *f = s->body_flags;
-    int a = k->body_a, b = k->body_b;
-    int moves_a = a >= 0 && rb_integrates_velocity(f[a]), moves_b = rb_integrates_velocity(f[b]);
-    if (!moves_a && !moves_b)
-        return; // asleep, frozen, or between bodies that do not move
-    rb_joint_body ba = rb_joint_load_body(a, f, s->body_pos, s->body_rot, s->body_lin_vel, s->body_ang_vel,
-                                          s->body_inv_inertia_diag, s->body_inv_inertia_offdiag);
-    rb_joint_body bb = rb_joint_load_body(b, f, s->body_pos, s->body_rot, s->body_lin_vel, s->body_ang_vel,
-                                          s->body_inv_inertia_diag, s->body_inv_inertia_offdiag);
-    if (op == JOINT_WARM)
-        rb_joint_warm_start(k, &ba, &bb);
-    else
-        rb_joint_solve(st, k, &ba, &bb);
-    if (moves_a) {
-        s->body_lin_vel[a] = rb_f4_from3(ba.v, s->body_lin_vel[a].w);
-        s->body_ang_vel[a] = rb_f4_from3(ba.w, s->body_ang_vel[a].w);
-    }
-    if (moves_b) {
-        s->body_lin_vel[b] = rb_f4_from3(bb.v, s->body_lin_vel[b].w);
-        s->body_ang_vel[b] = rb_f4_from3(bb.w, s->body_ang_vel[b].w);
-    }
+    rb_joint_op(&s->joints[c->joint_edges[edge].first_row], op, st, s->body_flags, s->body_pos, s->body_rot,
+                s->body_lin_vel, s->body_ang_vel, s->body_inv_inertia_diag, s->body_inv_inertia_offdiag);
 }
 
 // A pass over the joints colour by colour, then the overflow one by one. Called inside a parallel
@@ -102,27 +78,18 @@ static void joints_pass(rb_cpu_ctx *c, const rb_joint_settings *st, int op)
 void rb_cpu_joints_warm_start(rb_cpu_ctx *c)
 {
     if (c->joint_edge_count > 0)
-        joints_pass(c, NULL, JOINT_WARM);
+        joints_pass(c, NULL, RB_JOINT_OP_WARM);
 }
 
 void rb_cpu_joints_solve(rb_cpu_ctx *c, const rb_joint_settings *st)
 {
     if (c->joint_edge_count > 0)
-        joints_pass(c, st, JOINT_SOLVE);
+        joints_pass(c, st, RB_JOINT_OP_SOLVE);
 }
 
 rb_joint_settings rb_cpu_joint_settings(const rb_step_params *p, int pass)
 {
-    rb_joint_settings st;
-    st.h = p->dt;
-    st.inv_h = p->inv_dt;
-    st.pass = pass;
-    // Box2D v3's joint softness: twice the contacts' frequency, damping ratio 2
-    float hertz = p->contact_hertz > 0.0f ? p->contact_hertz : rb_minf(30.0f, 0.25f * p->inv_dt);
-    st.soft = rb_make_softness(2.0f * hertz, 2.0f, p->dt, 0.0f);
-    st.bias_factor = p->position_correction > 0.0f ? p->position_correction : 0.2f;
-    st.max_bias = p->max_push_velocity > 0.0f ? p->max_push_velocity : 3.0f;
-    return st;
+    return rb_joint_settings_make(p->dt, p->inv_dt, p->contact_hertz, p->position_correction, p->max_push_velocity, pass);
 }
 
 // After the last substep: the force and torque of each joint; a joint past its breaking limits breaks
@@ -130,22 +97,10 @@ rb_joint_settings rb_cpu_joint_settings(const rb_step_params *p, int pass)
 void rb_cpu_joints_finish(rb_cpu_ctx *c, float inv_h)
 {
     rb_scene *s = c->scene;
-    for (int i = 0; i < c->joint_edge_count; ++i) {
-        rb_joint *k = &s->joints[c->joint_edges[i].first_row];
-        const unsigned int *f = s->body_flags;
-        if (!(k->body_a >= 0 && rb_integrates_velocity(f[k->body_a])) && !rb_integrates_velocity(f[k->body_b]))
-            continue;
-        rb_joint_body ba = rb_joint_load_body(k->body_a, f, s->body_pos, s->body_rot, s->body_lin_vel, s->body_ang_vel,
-                                              s->body_inv_inertia_diag, s->body_inv_inertia_offdiag);
-        rb_joint_body bb = rb_joint_load_body(k->body_b, f, s->body_pos, s->body_rot, s->body_lin_vel, s->body_ang_vel,
-                                              s->body_inv_inertia_diag, s->body_inv_inertia_offdiag);
-        if (rb_joint_store_reaction(k, inv_h, &ba, &bb)) {
-            k->flags |= RB_JF_BROKEN;
-            for (int r = 0; r < RB_JI_COUNT; ++r)
-                k->impulse[r] = 0.0f;
+    for (int i = 0; i < c->joint_edge_count; ++i)
+        if (rb_joint_finish(&s->joints[c->joint_edges[i].first_row], inv_h, s->body_flags, s->body_pos, s->body_rot,
+                            s->body_lin_vel, s->body_ang_vel, s->body_inv_inertia_diag, s->body_inv_inertia_offdiag))
             s->joint_version++; // the bodies may collide now
-        }
-    }
 }
 
 // For per-body sleeping (pe's): a dynamic body joined to an awake dynamic body stays awake, along whole
@@ -170,29 +125,10 @@ int rb_cpu_joints_wake_partners(rb_cpu_ctx *c)
 
 // ---- the pair filter: joined bodies do not collide unless the joint says so ----
 
-static uint64_t joined_key(int a, int b)
-{
-    unsigned int lo = (unsigned int)(a < b ? a : b), hi = (unsigned int)(a < b ? b : a);
-    return ((uint64_t)lo << 32) | hi;
-}
-
 static int cmp_joined_key(const void *x, const void *y)
 {
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    rb_joint_key a = *(const rb_joint_key *)x, b = *(const rb_joint_key *)y;
     return a < b ? -1 : a > b;
-}
-
-static int joined_keys_contain(const uint64_t *keys, int n, uint64_t key)
-{
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (keys[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && keys[lo] == key;
 }
 
 rb_status rb_cpu_filter_joined_pairs(rb_cpu_ctx *c)
@@ -212,7 +148,7 @@ rb_status rb_cpu_filter_joined_pairs(rb_cpu_ctx *c)
         for (int j = 0; j < s->joint_slots; ++j) {
             const rb_joint *k = &s->joints[j];
             if (joint_live(k) && !(k->flags & RB_JF_COLLIDE) && k->body_a >= 0)
-                c->nocollide[n++] = joined_key(k->body_a, k->body_b);
+                c->nocollide[n++] = rb_joint_pair_key(k->body_a, k->body_b);
         }
         qsort(c->nocollide, (size_t)n, sizeof *c->nocollide, cmp_joined_key);
         c->nocollide_count = n;
@@ -227,7 +163,7 @@ rb_status rb_cpu_filter_joined_pairs(rb_cpu_ctx *c)
     for (int i = 0; i < c->pair_count; ++i) {
         rb_pair p = c->pairs[i];
         int a = s->shape_body[p.shape_a], b = s->shape_body[p.shape_b];
-        if (!joined_keys_contain(c->nocollide, c->nocollide_count, joined_key(a, b)))
+        if (!rb_joined_no_collide(c->nocollide, c->nocollide_count, a, b))
             c->joined_pairs[kept++] = p;
     }
     c->pairs = c->joined_pairs;

@@ -8,6 +8,7 @@
 #include "device_narrow_phase.h"
 #include "device_batches.h"
 #include "device_solve.h"
+#include "device_joints.h"
 #include "device_shock.h"
 #include "device_integrate.h"
 #include "device_continuous.h"

@@ -24,6 +24,7 @@ const char *const rb_gpu_kernel_names[K_COUNT] = {
     "rb_split_blocks", "rb_split_gather", "rb_shock_answers", "rb_shock_level",
     "rb_integrate_velocities", "rb_zero_pseudo", "rb_integrate_positions", "rb_sleep_timers", "rb_islands_serial",
     "rb_bullet_sweeps",
+    "rb_joints_color", "rb_joints_serial", "rb_joints_finish",
 };
 
 rb_status rb_gpu_fail(rb_gpu_ctx *c, rb_status status, const char *fmt, ...)
@@ -231,6 +232,9 @@ static rb_status gpu_upload(rb_backend_ctx *ctx)
             (st = choose_cell(c)) != RB_OK)
             return st;
     }
+    if ((full || (s->dirty & RB_DIRTY_JOINTS) || !c->joints_synced || c->joint_version_seen != s->joint_version) &&
+        (st = rb_gpu_sync_joints(c)) != RB_OK)
+        return st;
     if ((st = c->dev->finish(c, "uploading the scene")) != RB_OK)
         return st;
     c->full_upload = 0;
@@ -256,6 +260,10 @@ static rb_status gpu_download(rb_backend_ctx *ctx)
     GET(flags, uint32_t, body_flags)
     GET(sleep_group, int, body_sleep_group)
 #undef GET
+    // the joints' impulses, reactions and broken flags live on the device between steps
+    int nj = s->joint_slots < c->joint_slots_synced ? s->joint_slots : c->joint_slots_synced;
+    if (st == RB_OK && nj > 0 && c->joints.mem)
+        st = c->dev->read(c, c->joints.mem, 0, sizeof(rb_joint) * (size_t)nj, s->joints, "downloading the joints");
     return st;
 }
 
@@ -275,7 +283,7 @@ static void release_all(rb_gpu_ctx *c)
         &c->npoints, &c->moff, &c->manifolds, &c->cache, &c->cons, &c->points, &c->color_order,
         &c->first_point, &c->split_list, &c->delta, &c->edges, &c->counters, &c->shock_support_start,
         &c->shock_supports, &c->shock_answer, &c->refs, &c->cache_refs, &c->pair_refs,
-        &c->start_pos, &c->start_rot,
+        &c->start_pos, &c->start_rot, &c->joints, &c->joint_order, &c->joint_edges, &c->nocollide,
     };
     if (c->dev) {
         for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
@@ -293,6 +301,10 @@ static void release_all(rb_gpu_ctx *c)
     free(c->edge_color_host);
     free(c->color_order_host);
     free(c->first_point_host);
+    free(c->joint_edges_host);
+    free(c->joint_edge_color_host);
+    free(c->joint_order_host);
+    free(c->nocollide_host);
     free(c);
 }
 
@@ -315,14 +327,14 @@ void rb_gpu_destroy(rb_backend_ctx *ctx)
 // that it lays them out as the host does before trusting a byte of it.
 static rb_status check_layout(rb_gpu_ctx *c, char *msg, size_t msg_size)
 {
-    enum { N = 9 };
+    enum { N = 10 };
     const int host[N] = {(int)sizeof(rb_contact_manifold), (int)sizeof(rb_contact_constraint),
                          (int)sizeof(rb_contact_point),   (int)sizeof(rb_mat3),
                          (int)sizeof(rb_xform),           (int)sizeof(rb_pair),
                          (int)sizeof(rb_float4),          (int)sizeof(rb_constraint_edge),
-                         (int)sizeof(rb_manifold_ref)};
+                         (int)sizeof(rb_manifold_ref),    (int)sizeof(rb_joint)};
     const char *names[N] = {"rb_contact_manifold", "rb_contact_constraint", "rb_contact_point", "rb_mat3",
-                            "rb_xform", "rb_pair", "rb_float4", "rb_constraint_edge", "rb_manifold_ref"};
+                            "rb_xform", "rb_pair", "rb_float4", "rb_constraint_edge", "rb_manifold_ref", "rb_joint"};
     int dev[N] = {0};
     rb_gpu_arg a;
     a.size = sizeof c->counters.mem;

@@ -9,6 +9,7 @@
 #include "kernels/constraint_graph.h"
 #include "kernels/contact_apply.h"
 #include "kernels/contact_solver.h"
+#include "kernels/joint.h"
 #include "kernels/manifold_reuse.h"
 #include "kernels/device_counters.h"
 
@@ -28,6 +29,7 @@ enum {
     K_SHOCK_ANSWERS, K_SHOCK_LEVEL,
     K_INTEGRATE_VELOCITIES, K_ZERO_PSEUDO, K_INTEGRATE_POSITIONS, K_SLEEP_TIMERS, K_ISLANDS,
     K_BULLET_SWEEPS,
+    K_JOINTS_COLOR, K_JOINTS_SERIAL, K_JOINTS_FINISH,
     K_COUNT
 };
 extern const char *const rb_gpu_kernel_names[K_COUNT];
@@ -105,6 +107,9 @@ struct rb_gpu_ctx {
     // shock propagation (kernels/device_shock.h): per body and per constraint, as rb_shock_arrays
     rb_gpu_buf shock_support_start, shock_supports, shock_answer;
     rb_gpu_buf counters;
+    // joints (kernels/device_joints.h): the scene's joints, the live ones' slots in colour order, their
+    // edges (waking, islands) and the sorted keys of joined bodies that do not collide
+    rb_gpu_buf joints, joint_order, joint_edges, nocollide;
 
     int pair_count, manifold_count, point_count, cache_count;
     int color_count, any_restitution, awake_bodies;
@@ -120,6 +125,14 @@ struct rb_gpu_ctx {
     int *shock_host; // the levels' arrays on the host (shock_levels_on_host), shock_host_cap ints
     size_t shock_host_cap;
     int counters_host[RB_CNT_COUNT];
+    // joints on the host: rebuilt when the scene's joint_version changes (rb_gpu_sync_joints)
+    int joint_edge_count, joint_color_count, nocollide_count, joints_synced, joint_slots_synced;
+    uint32_t joint_version_seen;
+    int joint_color_start_host[RB_GPU_MAX_COLORS + 2];
+    rb_constraint_edge *joint_edges_host;
+    int *joint_edge_color_host, *joint_order_host;
+    rb_joint_key *nocollide_host;
+    int joint_host_cap;
 
     // host copies for get_pairs / get_manifolds, valid until the next step
     rb_pair *pairs_host;
@@ -163,6 +176,9 @@ rb_status rb_gpu_solve_continuous(rb_backend_ctx *ctx, const rb_step_params *p);
 int rb_gpu_frozen_in_last_step(rb_backend_ctx *ctx);
 // Drops the manifolds that touch shape slots [lo, hi) (changed by the application).
 rb_status rb_gpu_drop_manifolds(rb_gpu_ctx *c, int lo, int hi);
+// Sends the scene's joints to the device and rebuilds their edges, colours and the no-collide keys
+// (gpu_pipeline.c); after the application changed joints, or a joint broke.
+rb_status rb_gpu_sync_joints(rb_gpu_ctx *c);
 void rb_gpu_destroy(rb_backend_ctx *ctx);
 
 #endif

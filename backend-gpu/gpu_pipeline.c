@@ -320,6 +320,11 @@ rb_status rb_gpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
         am(&a, &c->material), am(&a, &c->flags), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->local_center),
         am(&a, &c->cache), am(&a, &c->cache_refs), ai(&a, c->cache_count), am(&a, &c->scratch), am(&a, &c->pair_refs),
         am(&a, &c->has), am(&a, &c->npoints);
+    if (c->nocollide_count > 0)
+        am(&a, &c->nocollide);
+    else
+        anull(&a);
+    ai(&a, c->nocollide_count);
     TRY(go(&a, (size_t)np, "collide"));
     TRY(scan(c, &c->has, &c->moff, np, RB_CNT_MANIFOLDS));
     TRY(scan(c, &c->npoints, &c->npoints, np, RB_CNT_POINTS));
@@ -465,6 +470,81 @@ static rb_status fill_zero(rb_gpu_ctx *c, rb_gpu_buf *b, size_t bytes, const cha
     return c->dev->fill_zero(c, b->mem, 0, bytes, what);
 }
 
+// ---- joints ----
+
+static int cmp_joint_key(const void *x, const void *y)
+{
+    rb_joint_key a = *(const rb_joint_key *)x, b = *(const rb_joint_key *)y;
+    return a < b ? -1 : a > b;
+}
+
+// The joints go to the device whole; their edges (live joints in slot order, as the CPU builds them:
+// backend-cpu/joint_solver.c), their greedy colours in that order, and the keys of joined bodies that
+// do not collide are rebuilt here on the host, where the joints and the body types are.
+rb_status rb_gpu_sync_joints(rb_gpu_ctx *c)
+{
+    rb_scene *s = c->scene;
+    int nj = s->joint_slots, nb = s->body_slots;
+    c->joint_edge_count = c->joint_color_count = c->nocollide_count = 0;
+    memset(c->joint_color_start_host, 0, sizeof c->joint_color_start_host);
+    c->joint_version_seen = s->joint_version;
+    c->joints_synced = 1;
+    c->joint_slots_synced = nj;
+    if (nj == 0)
+        return RB_OK;
+    if (nj > c->joint_host_cap) {
+        if (!host_reserve((void **)&c->joint_edges_host, (size_t)nj, sizeof *c->joint_edges_host) ||
+            !host_reserve((void **)&c->joint_edge_color_host, (size_t)nj, sizeof(int)) ||
+            !host_reserve((void **)&c->joint_order_host, (size_t)nj, sizeof(int)) ||
+            !host_reserve((void **)&c->nocollide_host, (size_t)nj, sizeof *c->nocollide_host))
+            return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory for %d joints", nj);
+        c->joint_host_cap = nj;
+    }
+    if (nb > c->bodies_host_cap) {
+        if (!host_reserve((void **)&c->flags_host, (size_t)nb, sizeof *c->flags_host) ||
+            !host_reserve((void **)&c->color_mask_host, (size_t)nb, sizeof *c->color_mask_host))
+            return rb_gpu_fail(c, RB_ERR_OUT_OF_MEMORY, "out of host memory colouring %d bodies", nb);
+        c->bodies_host_cap = nb;
+    }
+    int ne = 0, nk = 0;
+    for (int j = 0; j < nj; ++j) {
+        const rb_joint *k = &s->joints[j];
+        if (k->type < 0 || !(k->flags & RB_JF_ENABLED) || (k->flags & RB_JF_BROKEN))
+            continue;
+        rb_constraint_edge e = {k->body_a >= 0 ? k->body_a : k->body_b, k->body_b, RB_EDGE_JOINT, j, 1};
+        c->joint_edges_host[ne++] = e;
+        if (!(k->flags & RB_JF_COLLIDE) && k->body_a >= 0)
+            c->nocollide_host[nk++] = rb_joint_pair_key(k->body_a, k->body_b);
+    }
+    // the colours read only the body types (static and kinematic bodies may share a colour), which the
+    // host's flags hold
+    memset(c->color_mask_host, 0, sizeof *c->color_mask_host * (size_t)nb);
+    int colors = ne > 0 ? rb_color_edges(ne, c->joint_edges_host, s->body_flags, c->color_mask_host,
+                                         c->joint_edge_color_host, c->joint_order_host, c->joint_color_start_host)
+                        : 0;
+    for (int i = 0; i < ne; ++i) // edge indices to joint slots
+        c->joint_order_host[i] = c->joint_edges_host[c->joint_order_host[i]].first_row;
+    qsort(c->nocollide_host, (size_t)nk, sizeof *c->nocollide_host, cmp_joint_key);
+    TRY(reserve(c, &c->joints, (size_t)nj, sizeof(rb_joint), "joints"));
+    TRY(reserve(c, &c->joint_order, (size_t)(ne > 0 ? ne : 1), sizeof(int), "joints"));
+    TRY(reserve(c, &c->joint_edges, (size_t)(ne > 0 ? ne : 1), sizeof(rb_constraint_edge), "joints"));
+    TRY(reserve(c, &c->nocollide, (size_t)(nk > 0 ? nk : 1), sizeof(rb_joint_key), "joints"));
+    TRY(c->dev->write(c, c->joints.mem, 0, sizeof(rb_joint) * (size_t)nj, s->joints, "uploading the joints"));
+    if (ne > 0) {
+        TRY(c->dev->write(c, c->joint_order.mem, 0, sizeof(int) * (size_t)ne, c->joint_order_host, "uploading the joints"));
+        TRY(c->dev->write(c, c->joint_edges.mem, 0, sizeof(rb_constraint_edge) * (size_t)ne, c->joint_edges_host,
+                          "uploading the joints"));
+    }
+    if (nk > 0)
+        TRY(c->dev->write(c, c->nocollide.mem, 0, sizeof(rb_joint_key) * (size_t)nk, c->nocollide_host,
+                          "uploading the joints"));
+    TRY(c->dev->finish(c, "uploading the joints"));
+    c->joint_edge_count = ne;
+    c->joint_color_count = colors;
+    c->nocollide_count = nk;
+    return RB_OK;
+}
+
 rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
 {
     rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
@@ -473,13 +553,18 @@ rb_status rb_gpu_build_batches(rb_backend_ctx *ctx, const rb_step_params *p)
     // again (as on the CPU). Each round wakes at least one group, so this ends.
     TRY(fill_zero(c, &c->wake_group, (size_t)nb, "build_batches"));
     for (;;) {
-        if (c->manifold_count == 0)
+        if (c->manifold_count == 0 && c->joint_edge_count == 0)
             break;
         TRY(fill_zero(c, &c->counters, sizeof(int), "build_batches")); // RB_CNT_WAKE is slot 0
         karg a = kbegin(c, K_MARK_SLEEPERS);
         ai(&a, c->manifold_count), am(&a, &c->edges), am(&a, &c->flags), am(&a, &c->sleep_group),
             am(&a, &c->wake_group), am(&a, &c->counters);
         TRY(go(&a, (size_t)c->manifold_count, "build_batches"));
+        // joints wake what they hold, as contacts do
+        a = kbegin(c, K_MARK_SLEEPERS);
+        ai(&a, c->joint_edge_count), am(&a, &c->joint_edges), am(&a, &c->flags), am(&a, &c->sleep_group),
+            am(&a, &c->wake_group), am(&a, &c->counters);
+        TRY(go(&a, (size_t)c->joint_edge_count, "build_batches"));
         TRY(rb_gpu_read_counters(c));
         if (!c->counters_host[RB_CNT_WAKE])
             break;
@@ -646,6 +731,51 @@ typedef struct gpu_solver {
     int restitution_sweeps; // Gauss-Seidel by colours: 1; Jacobi with split masses: more
 } gpu_solver;
 
+// The joints' pass by colours (kernels/device_joints.h), as the CPU's rb_cpu_joints_warm_start /
+// rb_cpu_joints_solve: the rigid solvers' Baumgarte rows.
+static rb_status joints_sweep(rb_gpu_ctx *c, int op, const rb_step_params *p)
+{
+    if (c->joint_edge_count == 0)
+        return RB_OK;
+    rb_joint_args ja = rb_joint_args_of(rb_joint_settings_make(p->dt, p->inv_dt, p->contact_hertz, p->position_correction,
+                                                               p->max_push_velocity, RB_JOINT_PASS_RIGID),
+                                        op);
+    for (int k = 0; k <= c->joint_color_count; ++k) {
+        int overflow = k == c->joint_color_count;
+        int ci = overflow ? RB_GPU_MAX_COLORS : k;
+        int lo = c->joint_color_start_host[ci], n = c->joint_color_start_host[ci + 1] - lo;
+        if (n <= 0)
+            continue;
+        karg a = kbegin(c, overflow ? K_JOINTS_SERIAL : K_JOINTS_COLOR);
+        ai(&a, lo), ai(&a, n), arg(&a, sizeof ja, &ja), am(&a, &c->joints), am(&a, &c->joint_order), am(&a, &c->flags),
+            am(&a, &c->pos), am(&a, &c->rot), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->inv_diag), am(&a, &c->inv_off);
+        TRY(go(&a, overflow ? 1 : (size_t)n, "solve_constraints"));
+    }
+    return RB_OK;
+}
+
+// The joints' reactions after the substep; a joint that broke brings the joints back to the host, which
+// rebuilds their edges and the no-collide keys for the next step (the core sees the change there).
+static rb_status joints_finish(rb_gpu_ctx *c, const rb_step_params *p)
+{
+    int ne = c->joint_edge_count;
+    if (ne == 0)
+        return RB_OK;
+    TRY(c->dev->fill_zero(c, c->counters.mem, sizeof(int) * RB_CNT_JOINT_BROKE, sizeof(int), "solve_constraints"));
+    karg a = kbegin(c, K_JOINTS_FINISH);
+    ai(&a, ne), af(&a, p->inv_dt), am(&a, &c->joints), am(&a, &c->joint_order), am(&a, &c->flags), am(&a, &c->pos),
+        am(&a, &c->rot), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->inv_diag), am(&a, &c->inv_off),
+        am(&a, &c->counters);
+    TRY(go(&a, (size_t)ne, "solve_constraints"));
+    TRY(rb_gpu_read_counters(c));
+    if (!c->counters_host[RB_CNT_JOINT_BROKE])
+        return RB_OK;
+    rb_scene *s = c->scene;
+    TRY(c->dev->read(c, c->joints.mem, 0, sizeof(rb_joint) * (size_t)s->joint_slots, s->joints, "reading the joints"));
+    s->joint_version++;
+    return rb_gpu_sync_joints(c);
+}
+
 static const gpu_solver batched = {NULL, batched_sweep, 1},
                         split = {split_prepare, split_sweep, RB_SPLIT_RESTITUTION_SWEEPS};
 static const gpu_solver *const solvers[] = {[RB_SOLVER_BATCHED] = &batched, [RB_SOLVER_SPLIT] = &split};
@@ -663,8 +793,15 @@ rb_status rb_gpu_solve_constraints(rb_backend_ctx *ctx, const rb_step_params *p)
     karg a = kbegin(c, K_ZERO_PSEUDO);
     ai(&a, nb), am(&a, &c->plin), am(&a, &c->pang);
     TRY(go(&a, (size_t)nb, "solve_constraints"));
-    if (nm == 0)
-        return RB_OK;
+    if (nm == 0) {
+        // joints alone (no contact this step): warm start, the iterations, the reactions
+        if (c->joint_edge_count == 0)
+            return RB_OK;
+        TRY(joints_sweep(c, RB_JOINT_OP_WARM, p));
+        for (int it = 0; it < p->iterations; ++it)
+            TRY(joints_sweep(c, RB_JOINT_OP_SOLVE, p));
+        return joints_finish(c, p);
+    }
     solve_args sa = {p->inv_dt, p->position_correction, p->linear_slop, p->max_push_velocity,
                      p->restitution_threshold};
     rb_status (*sweep)(rb_gpu_ctx *, int, const solve_args *) = o->sweep;
@@ -678,8 +815,11 @@ rb_status rb_gpu_solve_constraints(rb_backend_ctx *ctx, const rb_step_params *p)
         TRY(go(&a, (size_t)nm, "solve_constraints"));
     }
     TRY(sweep(c, RB_OP_WARM_START, &sa));
-    for (int it = 0; it < p->iterations; ++it)
+    TRY(joints_sweep(c, RB_JOINT_OP_WARM, p));
+    for (int it = 0; it < p->iterations; ++it) {
+        TRY(joints_sweep(c, RB_JOINT_OP_SOLVE, p));
         TRY(sweep(c, RB_OP_SOLVE, &sa));
+    }
     TRY(shock_pass(c, 0, &sa));
     if (c->any_restitution)
         for (int it = 0; it < o->restitution_sweeps; ++it)
@@ -692,7 +832,7 @@ rb_status rb_gpu_solve_constraints(rb_backend_ctx *ctx, const rb_step_params *p)
         am(&a, &c->manifolds);
     TRY(go(&a, (size_t)nm, "solve_constraints"));
     c->manifolds_host_valid = 0;
-    return RB_OK;
+    return joints_finish(c, p);
 }
 
 // ---- update_sleep ----
@@ -710,7 +850,8 @@ rb_status rb_gpu_update_sleep(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(fill_zero(c, &c->counters, sizeof(int) * (RB_CNT_SLEPT + 1), "update_sleep")); // clears SLEPT (and WAKE..)
     if (p->enable_sleep && nb > 0) {
         a = kbegin(c, K_ISLANDS);
-        ai(&a, nb), ai(&a, c->manifold_count), af(&a, p->time_to_sleep), am(&a, &c->edges), am(&a, &c->flags),
+        ai(&a, nb), ai(&a, c->manifold_count), af(&a, p->time_to_sleep), am(&a, &c->edges), ai(&a, c->joint_edge_count),
+            am(&a, &c->joint_edges), am(&a, &c->flags),
             am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->params), am(&a, &c->sleep_group), am(&a, &c->parent),
             am(&a, &c->rest), am(&a, &c->counters);
         TRY(go(&a, 1, "update_sleep"));

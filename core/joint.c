@@ -259,9 +259,6 @@ rb_status rb_create_joint(rb_world_id wid, const rb_joint_def *d, rb_joint_id *o
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "joint def was not initialised with an rb_default_*_joint_def()");
     if ((int)d->type < 0 || (int)d->type >= RB_JK_TYPES)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "joint type must be one of rb_joint_type, got %d", (int)d->type);
-    if (strcmp(w->ops->name, "cpu") != 0)
-        return rb_fail(w, RB_ERR_UNSUPPORTED, "joints are solved by the CPU backend only so far; this world runs on '%s'",
-                       w->ops->name);
     int a = -1, b;
     if (!null_body(d->body_a) && !def_body(w, d->body_a, "body_a", &a, &s))
         return s;
@@ -350,6 +347,7 @@ rb_status rb_create_joint(rb_world_id wid, const rb_joint_def *d, rb_joint_id *o
     w->joint_user_data[j] = d->user_data;
     w->joint_count++;
     sc->joint_version++;
+    sc->dirty |= RB_DIRTY_JOINTS;
     w->contacts_stale = true;
     if (a >= 0)
         rb_wake_body(w, a);
@@ -374,6 +372,7 @@ static void free_joint(rb_world *w, int j)
     w->joint_free[w->joint_free_count++] = j;
     w->joint_count--;
     sc->joint_version++;
+    sc->dirty |= RB_DIRTY_JOINTS;
 }
 
 rb_status rb_destroy_joint(rb_joint_id id)
@@ -679,8 +678,10 @@ static rb_world *edit_joint(rb_joint_id id, int *j, rb_status *s)
     return read_joint(id, j, s);
 }
 
+// After a change to a joint: a device backend sends the joints again; both bodies wake.
 static void wake_bodies(rb_world *w, const rb_joint *k)
 {
+    w->scene.dirty |= RB_DIRTY_JOINTS;
     if (k->body_a >= 0)
         rb_wake_body(w, k->body_a);
     rb_wake_body(w, k->body_b);
@@ -805,6 +806,7 @@ rb_status rb_joint_set_breaking(rb_joint_id id, float force, float torque)
     rb_joint *k = &w->scene.joints[j];
     k->breaking.x = force;
     k->breaking.y = torque;
+    w->scene.dirty |= RB_DIRTY_JOINTS;
     return RB_OK;
 }
 

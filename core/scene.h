@@ -21,6 +21,7 @@
 #define RB_DIRTY_BODY_PROPS 0x2u    // mass, inertia, damping, local centre
 #define RB_DIRTY_SHAPES 0x4u        // shape set, geometry or materials
 #define RB_DIRTY_ALL 0x7u
+#define RB_DIRTY_JOINTS 0x8u        // the joints (a device backend sends them all again)
 
 typedef struct rb_scene {
     // ---- bodies, slots [0, body_slots) ----

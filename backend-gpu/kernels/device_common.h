@@ -13,6 +13,7 @@
 #include "contact_solver.h"
 #include "contact_solver_split.h"
 #include "integrate.h"
+#include "joint.h"
 #include "manifold_reuse.h"
 #include "narrow_phase.h"
 #include "pair.h"
@@ -32,4 +33,5 @@ RB_KERNEL void rb_layout_sizes(RB_GLOBAL int *out)
     out[6] = (int)sizeof(rb_float4);
     out[7] = (int)sizeof(rb_constraint_edge);
     out[8] = (int)sizeof(rb_manifold_ref);
+    out[9] = (int)sizeof(rb_joint);
 }

@@ -5,7 +5,7 @@
 #define RB_DEVICE_COUNTERS_H
 
 #define RB_CNT_WAKE 0           // some sleeping group was touched (build_batches)
-#define RB_CNT_UNUSED_1 1       // free (was the colour count; the host colours now)
+#define RB_CNT_JOINT_BROKE 1    // some joint broke this step (the host reads the joints back)
 #define RB_CNT_RESTITUTION 2    // some manifold bounces
 #define RB_CNT_SLEPT 3          // bodies that fell asleep this step
 #define RB_CNT_AWAKE 4          // bodies that took part in islands this step

@@ -91,6 +91,7 @@ RB_KERNEL void rb_sleep_timers(int nb, float h, float lin_tol, float ang_tol, RB
 // Islands over this step's edges by union-find (core/kernels/constraint_graph.h: an island's root is
 // its lowest body slot), by one work-item; islands that rested long enough fall asleep.
 RB_KERNEL void rb_islands_serial(int nb, int ne, float time_to_sleep, RB_GLOBAL const rb_constraint_edge *edges,
+                                int nj, RB_GLOBAL const rb_constraint_edge *joint_edges,
                                 RB_GLOBAL uint *flags, RB_GLOBAL rb_float4 *lin, RB_GLOBAL rb_float4 *ang,
                                 RB_GLOBAL const rb_float4 *params, RB_GLOBAL int *sleep_group, RB_GLOBAL int *parent,
                                 RB_GLOBAL float *rest, RB_GLOBAL int *counters)
@@ -103,6 +104,7 @@ RB_KERNEL void rb_islands_serial(int nb, int ne, float time_to_sleep, RB_GLOBAL 
     for (int b = 0; b < nb; ++b)
         parent[b] = b;
     rb_unite_islands(ne, edges, flags, parent);
+    rb_unite_islands(nj, joint_edges, flags, parent);
     for (int b = 0; b < nb; ++b)
         rest[b] = 1e30f;
     for (int b = 0; b < nb; ++b) {

@@ -11,12 +11,19 @@ RB_KERNEL void rb_collide_pairs(int np, float margin, float h, RB_GLOBAL const r
                                RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *local_center,
                                RB_GLOBAL const rb_contact_manifold *cache, RB_GLOBAL const rb_manifold_ref *cache_refs,
                                int cache_count, RB_GLOBAL rb_contact_manifold *scratch,
-                               RB_GLOBAL rb_manifold_ref *pair_refs, RB_GLOBAL int *has, RB_GLOBAL int *npoints)
+                               RB_GLOBAL rb_manifold_ref *pair_refs, RB_GLOBAL int *has, RB_GLOBAL int *npoints,
+                               RB_GLOBAL const rb_joint_key *nocollide, int nocollide_count)
 {
     int i = rb_thread_id();
     if (i >= np)
         return;
     int a = pairs[i].shape_a, b = pairs[i].shape_b;
+    // bodies joined by a joint that keeps them apart make no contact (core/kernels/joint.h)
+    if (nocollide_count > 0 && rb_joined_no_collide(nocollide, nocollide_count, shape_body[a], shape_body[b])) {
+        has[i] = 0;
+        npoints[i] = 0;
+        return;
+    }
     int old = rb_find_manifold(cache, cache_count, a, b);
     rb_contact_manifold m;
     rb_manifold_ref ref;

@@ -85,10 +85,80 @@ typedef struct rb_joint_settings {
     float max_bias;       // m/s or rad/s: cap of the bias speed
 } rb_joint_settings;
 
+// The settings of a pass from the step's: Box2D v3's joint softness (twice the contacts' frequency,
+// damping ratio 2), the rigid solvers' Baumgarte fraction (position_correction, else 0.2), the bias
+// capped at max_push_velocity (else 3 m/s). Every backend makes them here.
+RB_FN rb_joint_settings rb_joint_settings_make(float dt, float inv_dt, float contact_hertz, float position_correction,
+                                               float max_push, int pass)
+{
+    rb_joint_settings st;
+    st.h = dt;
+    st.inv_h = inv_dt;
+    st.pass = pass;
+    float hertz = contact_hertz > 0.0f ? contact_hertz : rb_minf(30.0f, 0.25f * inv_dt);
+    st.soft = rb_make_softness(2.0f * hertz, 2.0f, dt, 0.0f);
+    st.bias_factor = position_correction > 0.0f ? position_correction : 0.2f;
+    st.max_bias = max_push > 0.0f ? max_push : 3.0f;
+    return st;
+}
+
+// The settings in one kernel argument of at most 32 bytes (the GPU backends' launch limit): without
+// the unused impulse scale, with the operation (RB_JOINT_OP_*).
+typedef struct rb_joint_args {
+    float h, inv_h, bias_rate, mass_scale, bias_factor, max_bias;
+    int pass, op;
+} rb_joint_args;
+
+RB_FN rb_joint_args rb_joint_args_of(rb_joint_settings st, int op)
+{
+    rb_joint_args ja;
+    ja.h = st.h;
+    ja.inv_h = st.inv_h;
+    ja.bias_rate = st.soft.bias_rate;
+    ja.mass_scale = st.soft.mass_scale;
+    ja.bias_factor = st.bias_factor;
+    ja.max_bias = st.max_bias;
+    ja.pass = st.pass;
+    ja.op = op;
+    return ja;
+}
+
+RB_FN rb_joint_settings rb_joint_settings_of(rb_joint_args ja)
+{
+    rb_joint_settings st;
+    st.h = ja.h;
+    st.inv_h = ja.inv_h;
+    st.pass = ja.pass;
+    st.soft.bias_rate = ja.bias_rate;
+    st.soft.mass_scale = ja.mass_scale;
+    st.soft.impulse_scale = 0.0f;
+    st.bias_factor = ja.bias_factor;
+    st.max_bias = ja.max_bias;
+    return st;
+}
+
 // ---- angles ----
 
+// atan2 from a fixed polynomial (|error| < 2e-7 rad), so that every backend computes the same angle
+// bit for bit (libm's and the device compilers' atan2 differ in the last bits).
+RB_FN float rb_joint_atan2(float y, float x)
+{
+    float ax = rb_fabsf(x), ay = rb_fabsf(y);
+    float mx = rb_maxf(ax, ay), mn = rb_minf(ax, ay);
+    if (mx == 0.0f)
+        return 0.0f;
+    float t = mn / mx, s = t * t;
+    float r = ((((((-0.0040540580f * s + 0.0218612288f) * s - 0.0559098861f) * s + 0.0964200441f) * s -
+                 0.1390853351f) * s + 0.1994653599f) * s - 0.3332985605f) * s * t + t;
+    if (ay > ax)
+        r = 1.5707963268f - r;
+    if (x < 0.0f)
+        r = 3.1415926536f - r;
+    return y < 0.0f ? -r : r;
+}
+
 // The angle between two unit vectors, accurate near 0 and π (atan2 of sine and cosine).
-RB_FN float rb_angle_between(rb_float3 a, rb_float3 b) { return rb_atan2f(rb_len(rb_cross(a, b)), rb_dot(a, b)); }
+RB_FN float rb_angle_between(rb_float3 a, rb_float3 b) { return rb_joint_atan2(rb_len(rb_cross(a, b)), rb_dot(a, b)); }
 
 // ---- the two bodies as the rows see them ----
 
@@ -164,7 +234,7 @@ RB_FN rb_joint_geometry rb_joint_geometry_of(RB_GLOBAL const rb_joint *j, const 
 // The hinge angle of B relative to A about ẑ (right-handed, 0 at creation): atan2((ŷ_A × ŷ_B)·ẑ_A, ŷ_A·ŷ_B).
 RB_FN float rb_joint_hinge_angle(const rb_joint_geometry *g)
 {
-    return rb_atan2f(rb_dot(rb_cross(g->ya, g->yb), g->za), rb_dot(g->ya, g->yb));
+    return rb_joint_atan2(rb_dot(rb_cross(g->ya, g->yb), g->za), rb_dot(g->ya, g->yb));
 }
 
 // The twist about x̂ of the relative rotation q = Q_A⁻¹ Q_B (sign with q_w ≥ 0): 2 atan2(q_x, q_w).
@@ -173,7 +243,7 @@ RB_FN float rb_joint_twist(const rb_joint_geometry *g)
     rb_float4 q = rb_quat_mul(rb_quat_conj(g->qa), g->qb);
     if (q.w < 0.0f)
         q = rb_f4(-q.x, -q.y, -q.z, -q.w);
-    return 2.0f * rb_atan2f(q.x, q.w);
+    return 2.0f * rb_joint_atan2(q.x, q.w);
 }
 
 // The relative rotation's small-angle vector (world): the rotation that takes A's frame onto B's, as
@@ -520,7 +590,7 @@ RB_FN void rb_solve_axial(const rb_joint_settings *st, RB_GLOBAL rb_joint *j, co
         float s = rb_len(axb);
         if (s > 1e-6f) {
             rb_float3 n = rb_scale(axb, 1.0f / s);
-            float swing = rb_atan2f(s, rb_dot(g->xa, g->xb));
+            float swing = rb_joint_atan2(s, rb_dot(g->xa, g->xb));
             rb_limit_row(st, rb_angular_row(rb_neg(n)), rb_cone_swing_limit(j, g, n) - swing,
                          &j->impulse[RB_JI_SWING], a, b);
         }
@@ -621,6 +691,87 @@ RB_FN int rb_joint_store_reaction(RB_GLOBAL rb_joint *j, float inv_h, const rb_j
     j->reaction_torque = rb_f4_from3(torque, 0.0f);
     return (j->breaking.x > 0.0f && rb_len(force) > j->breaking.x) ||
            (j->breaking.y > 0.0f && rb_len(torque) > j->breaking.y);
+}
+
+// ---- the per-joint glue every backend calls ----
+
+#define RB_JOINT_OP_WARM 0
+#define RB_JOINT_OP_SOLVE 1
+
+// Joint j against the bodies' arrays: load both bodies, warm start or solve, store the velocities of
+// the bodies that take impulses. A joint whose bodies do not move (asleep, frozen, static) is skipped.
+RB_FN void rb_joint_op(RB_GLOBAL rb_joint *j, int op, const rb_joint_settings *st, RB_GLOBAL const unsigned int *flags,
+                       RB_GLOBAL const rb_float4 *pos, RB_GLOBAL const rb_float4 *rot, RB_GLOBAL rb_float4 *lin_vel,
+                       RB_GLOBAL rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_diag,
+                       RB_GLOBAL const rb_float4 *inv_off)
+{
+    int a = j->body_a, b = j->body_b;
+    int moves_a = a >= 0 && rb_integrates_velocity(flags[a]), moves_b = rb_integrates_velocity(flags[b]);
+    if (!moves_a && !moves_b)
+        return;
+    rb_joint_body ba = rb_joint_load_body(a, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off);
+    rb_joint_body bb = rb_joint_load_body(b, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off);
+    if (op == RB_JOINT_OP_WARM)
+        rb_joint_warm_start(j, &ba, &bb);
+    else
+        rb_joint_solve(st, j, &ba, &bb);
+    if (moves_a) {
+        lin_vel[a] = rb_f4_from3(ba.v, lin_vel[a].w);
+        ang_vel[a] = rb_f4_from3(ba.w, ang_vel[a].w);
+    }
+    if (moves_b) {
+        lin_vel[b] = rb_f4_from3(bb.v, lin_vel[b].w);
+        ang_vel[b] = rb_f4_from3(bb.w, ang_vel[b].w);
+    }
+}
+
+// After the last substep: the joint's reaction; returns 1 when it breaks (then switched off, impulses
+// cleared). Joints whose bodies do not move keep their last reaction.
+RB_FN int rb_joint_finish(RB_GLOBAL rb_joint *j, float inv_h, RB_GLOBAL const unsigned int *flags,
+                          RB_GLOBAL const rb_float4 *pos, RB_GLOBAL const rb_float4 *rot,
+                          RB_GLOBAL const rb_float4 *lin_vel, RB_GLOBAL const rb_float4 *ang_vel,
+                          RB_GLOBAL const rb_float4 *inv_diag, RB_GLOBAL const rb_float4 *inv_off)
+{
+    int a = j->body_a, b = j->body_b;
+    if (!(a >= 0 && rb_integrates_velocity(flags[a])) && !rb_integrates_velocity(flags[b]))
+        return 0;
+    rb_joint_body ba = rb_joint_load_body(a, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off);
+    rb_joint_body bb = rb_joint_load_body(b, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off);
+    if (!rb_joint_store_reaction(j, inv_h, &ba, &bb))
+        return 0;
+    j->flags |= RB_JF_BROKEN;
+    for (int r = 0; r < RB_JI_COUNT; ++r)
+        j->impulse[r] = 0.0f;
+    return 1;
+}
+
+// ---- joined bodies that do not collide: sorted keys (lower body << 32 | higher body) ----
+
+#if defined(RB_OPENCL)
+typedef ulong rb_joint_key;
+#else
+typedef unsigned long long rb_joint_key;
+#endif
+
+RB_FN rb_joint_key rb_joint_pair_key(int a, int b)
+{
+    unsigned int lo = (unsigned int)(a < b ? a : b), hi = (unsigned int)(a < b ? b : a);
+    return ((rb_joint_key)lo << 32) | (rb_joint_key)hi;
+}
+
+// Whether bodies a and b are joined by a joint that keeps them from colliding (binary search).
+RB_FN int rb_joined_no_collide(RB_GLOBAL const rb_joint_key *keys, int n, int a, int b)
+{
+    rb_joint_key key = rb_joint_pair_key(a, b);
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && keys[lo] == key;
 }
 
 #endif
