@@ -126,7 +126,6 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->joint_color_order);
     free(c->joint_edge_color);
     free(c->nocollide);
-    free(c->joined_pairs);
     free(c->cache);
     free(c->pair_scratch);
     free(c->refs);

@@ -107,7 +107,7 @@ rb_status rb_cpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
                  p->max_pairs, (long long)rb_broad_phase_pairs_found(c->broad));
     else if (status == RB_ERR_OUT_OF_MEMORY)
         snprintf(c->error, sizeof c->error, "out of memory for %d shapes' candidate pairs", s->shape_slots);
-    if (status == RB_OK && (status = rb_cpu_filter_joined_pairs(c)) != RB_OK)
-        snprintf(c->error, sizeof c->error, "out of memory filtering the pairs of joined bodies");
+    if (status == RB_OK && (status = rb_cpu_update_nocollide(c)) != RB_OK)
+        snprintf(c->error, sizeof c->error, "out of memory for the keys of joined bodies");
     return status;
 }

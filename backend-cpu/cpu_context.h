@@ -192,13 +192,11 @@ struct rb_cpu_ctx {
     int *joint_edge_color, joint_edge_color_cap;
     int joint_color_start[RB_MAX_COLORS + 2];
     int joint_color_count;
-    // the pair filter: sorted (lower body, higher body) keys of joints whose bodies do not collide
+    // sorted (lower body, higher body) keys of joints whose bodies do not collide (the narrow phase)
     rb_joint_key *nocollide;
     int nocollide_count, nocollide_cap;
     uint32_t nocollide_version;
     int nocollide_valid;
-    rb_pair *joined_pairs;          // the broad phase's pairs without the joined ones
-    int joined_pairs_cap;
 
     struct rb_split_state *split; // the split solver's scratch (contact_solver_split.c), NULL until used
     void *wide;                   // the soft solver's lanes (contact_solver_wide.c), NULL until used
@@ -227,7 +225,7 @@ rb_joint_settings rb_cpu_joint_settings(const rb_step_params *p, int pass);
 void rb_cpu_joints_warm_start(rb_cpu_ctx *c);
 void rb_cpu_joints_solve(rb_cpu_ctx *c, const rb_joint_settings *st);
 void rb_cpu_joints_finish(rb_cpu_ctx *c, float inv_h);
-rb_status rb_cpu_filter_joined_pairs(rb_cpu_ctx *c);
+rb_status rb_cpu_update_nocollide(rb_cpu_ctx *c);
 int rb_cpu_joints_wake_partners(rb_cpu_ctx *c);
 void rb_cpu_solve_joints_only(rb_cpu_ctx *c, const rb_step_params *p, const rb_joint_settings *jst);
 // build_batches of the batched, split and soft solvers: waking, colours, constraints (graph_color.c).

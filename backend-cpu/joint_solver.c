@@ -123,7 +123,7 @@ int rb_cpu_joints_wake_partners(rb_cpu_ctx *c)
     return woke;
 }
 
-// ---- the pair filter: joined bodies do not collide unless the joint says so ----
+// ---- joined bodies do not collide unless the joint says so: the keys the narrow phase looks up ----
 
 static int cmp_joined_key(const void *x, const void *y)
 {
@@ -131,42 +131,27 @@ static int cmp_joined_key(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-rb_status rb_cpu_filter_joined_pairs(rb_cpu_ctx *c)
+rb_status rb_cpu_update_nocollide(rb_cpu_ctx *c)
 {
     const rb_scene *s = c->scene;
-    if (s->joint_slots == 0)
+    if (c->nocollide_valid && c->nocollide_version == s->joint_version)
         return RB_OK;
-    if (!c->nocollide_valid || c->nocollide_version != s->joint_version) {
-        int n = 0;
-        for (int j = 0; j < s->joint_slots; ++j) {
-            const rb_joint *k = &s->joints[j];
-            n += joint_live(k) && !(k->flags & RB_JF_COLLIDE) && k->body_a >= 0;
-        }
-        if (n > 0 && !rb_cpu_reserve((void **)&c->nocollide, &c->nocollide_cap, n, sizeof *c->nocollide))
-            return RB_ERR_OUT_OF_MEMORY;
-        n = 0;
-        for (int j = 0; j < s->joint_slots; ++j) {
-            const rb_joint *k = &s->joints[j];
-            if (joint_live(k) && !(k->flags & RB_JF_COLLIDE) && k->body_a >= 0)
-                c->nocollide[n++] = rb_joint_pair_key(k->body_a, k->body_b);
-        }
-        qsort(c->nocollide, (size_t)n, sizeof *c->nocollide, cmp_joined_key);
-        c->nocollide_count = n;
-        c->nocollide_version = s->joint_version;
-        c->nocollide_valid = 1;
+    int n = 0;
+    for (int j = 0; j < s->joint_slots; ++j) {
+        const rb_joint *k = &s->joints[j];
+        n += joint_live(k) && !(k->flags & RB_JF_COLLIDE) && k->body_a >= 0;
     }
-    if (c->nocollide_count == 0 || c->pair_count == 0)
-        return RB_OK;
-    if (!rb_cpu_reserve((void **)&c->joined_pairs, &c->joined_pairs_cap, c->pair_count, sizeof *c->joined_pairs))
+    if (n > 0 && !rb_cpu_reserve((void **)&c->nocollide, &c->nocollide_cap, n, sizeof *c->nocollide))
         return RB_ERR_OUT_OF_MEMORY;
-    int kept = 0;
-    for (int i = 0; i < c->pair_count; ++i) {
-        rb_pair p = c->pairs[i];
-        int a = s->shape_body[p.shape_a], b = s->shape_body[p.shape_b];
-        if (!rb_joined_no_collide(c->nocollide, c->nocollide_count, a, b))
-            c->joined_pairs[kept++] = p;
+    n = 0;
+    for (int j = 0; j < s->joint_slots; ++j) {
+        const rb_joint *k = &s->joints[j];
+        if (joint_live(k) && !(k->flags & RB_JF_COLLIDE) && k->body_a >= 0)
+            c->nocollide[n++] = rb_joint_pair_key(k->body_a, k->body_b);
     }
-    c->pairs = c->joined_pairs;
-    c->pair_count = kept;
+    qsort(c->nocollide, (size_t)n, sizeof *c->nocollide, cmp_joined_key);
+    c->nocollide_count = n;
+    c->nocollide_version = s->joint_version;
+    c->nocollide_valid = 1;
     return RB_OK;
 }

@@ -65,6 +65,15 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
 #pragma omp parallel for schedule(dynamic, 256) num_threads(c->team)
     for (int i = 0; i < n; ++i) {
         int old = c->pair_offset[i];
+        // bodies joined by a joint that keeps them apart make no contact (the pair stays a candidate,
+        // as on the GPU backends)
+        if (c->nocollide_count > 0 && rb_joined_no_collide(c->nocollide, c->nocollide_count,
+                                                            s->shape_body[c->pairs[i].shape_a],
+                                                            s->shape_body[c->pairs[i].shape_b])) {
+            c->pair_scratch[i].m.count = 0;
+            c->pair_refs[i].valid = 0;
+            continue;
+        }
         rb_narrow_phase_pair_reusing(&c->pair_scratch[i], &c->pair_refs[i], c->pairs[i].shape_a, c->pairs[i].shape_b,
                                      margin, p->dt, s->shape_body, s->shape_type, c->shape_world, s->shape_params,
                                      c->plane_world, s->shape_material, s->body_flags, s->body_lin_vel,
