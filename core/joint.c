@@ -197,37 +197,35 @@ static rb_float3 perpendicular(rb_float3 n)
     return rb_normalize(rb_cross(n, t));
 }
 
-// The joint frame in the world at creation: `axis` is ẑ of a hinge, x̂ of a cone-twist and a slider;
-// the reference axis (projected across it) is ŷ.
-static rb_status world_frame(rb_world *w, const rb_joint_def *d, rb_float4 *out)
+// The joint frame's x̂ and ŷ in the world at creation: `axis` is ẑ of a hinge, x̂ of a cone-twist and a
+// slider; the reference axis (projected across it) is ŷ. Types without an axis take the world's axes.
+static rb_status world_frame(rb_world *w, const rb_joint_def *d, rb_float3 *x, rb_float3 *y)
 {
     rb_float3 a = rb_f3(d->axis.x, d->axis.y, d->axis.z), r = rb_f3(d->reference_axis.x, d->reference_axis.y, d->reference_axis.z);
     bool uses_axis = d->type == RB_JOINT_HINGE || d->type == RB_JOINT_CONE_TWIST || d->type == RB_JOINT_SLIDER;
     if (!rb_finite_vec3(d->axis) || !rb_finite_vec3(d->reference_axis))
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "joint axis and reference_axis must be finite");
-    if (!uses_axis) {
-        *out = rb_quat_identity();
+    *x = rb_f3(1.0f, 0.0f, 0.0f);
+    *y = rb_f3(0.0f, 1.0f, 0.0f);
+    if (!uses_axis)
         return RB_OK;
-    }
     float len = rb_len(a);
     if (!(len > 1e-6f))
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "a %s joint needs an axis of length > 0, got (%g, %g, %g)",
                        type_name((int)d->type), d->axis.x, d->axis.y, d->axis.z);
     a = rb_scale(a, 1.0f / len);
-    rb_float3 y;
+    rb_float3 ref;
     if (rb_len_sq(r) > 0.0f) {
-        y = rb_sub(r, rb_scale(a, rb_dot(r, a)));
-        if (!(rb_len(y) > 1e-3f * rb_len(r)))
+        ref = rb_sub(r, rb_scale(a, rb_dot(r, a)));
+        if (!(rb_len(ref) > 1e-3f * rb_len(r)))
             return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "joint reference_axis (%g, %g, %g) must not be parallel to the axis",
                            d->reference_axis.x, d->reference_axis.y, d->reference_axis.z);
-        y = rb_normalize(y);
+        ref = rb_normalize(ref);
     } else {
-        y = perpendicular(a);
+        ref = perpendicular(a);
     }
-    if (d->type == RB_JOINT_HINGE) // ẑ = axis, ŷ = reference, x̂ = ŷ × ẑ
-        *out = quat_from_axes(rb_cross(y, a), y, a);
-    else // x̂ = axis, ŷ = reference, ẑ = x̂ × ŷ
-        *out = quat_from_axes(a, y, rb_cross(a, y));
+    *y = ref;
+    *x = d->type == RB_JOINT_HINGE ? rb_cross(ref, a) : a; // hinge: x̂ = ŷ × ẑ with ẑ = axis
     return RB_OK;
 }
 
@@ -278,8 +276,8 @@ rb_status rb_create_joint(rb_world_id wid, const rb_joint_def *d, rb_joint_id *o
     if (!rb_in_coordinate_range(anchor) || !rb_in_coordinate_range(anchor_b))
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "joint anchors must be finite and within %g m of the origin",
                        RB_COORDINATE_LIMIT);
-    rb_float4 frame;
-    if ((s = world_frame(w, d, &frame)) != RB_OK)
+    rb_float3 frame_x, frame_y;
+    if ((s = world_frame(w, d, &frame_x, &frame_y)) != RB_OK)
         return s;
     int type = (int)d->type;
     bool limited = d->enable_limit && (type == RB_JK_HINGE || type == RB_JK_SLIDER || type == RB_JK_DISTANCE);
@@ -332,8 +330,10 @@ rb_status rb_create_joint(rb_world_id wid, const rb_joint_def *d, rb_joint_id *o
     rb_float4 qb = sc->body_rot[b];
     k->anchor_a = rb_f4_from3(a >= 0 ? rb_inv_rotate(qa, rb_sub(anchor, ca)) : anchor, 0.0f);
     k->anchor_b = rb_f4_from3(rb_inv_rotate(qb, rb_sub(anchor_b, cb)), 0.0f);
-    k->frame_a = rb_quat_normalize(rb_quat_mul(rb_quat_conj(qa), frame));
-    k->frame_b = rb_quat_normalize(rb_quat_mul(rb_quat_conj(qb), frame));
+    k->frame_ax = rb_f4_from3(rb_inv_rotate(qa, frame_x), 0.0f);
+    k->frame_ay = rb_f4_from3(rb_inv_rotate(qa, frame_y), 0.0f);
+    k->frame_bx = rb_f4_from3(rb_inv_rotate(qb, frame_x), 0.0f);
+    k->frame_by = rb_f4_from3(rb_inv_rotate(qb, frame_y), 0.0f);
     if (type == RB_JK_CONE_TWIST)
         k->limits = rb_f4(d->twist_span, 0.0f, d->swing_span1, d->swing_span2);
     else
@@ -556,11 +556,20 @@ rb_status rb_joint_get_frames(rb_joint_id id, rb_quat *frame_a, rb_quat *frame_b
     rb_world *w = read_joint(id, &j, &s);
     if (!w)
         return s;
-    rb_joint_geometry g = geometry_now(w, &w->scene.joints[j]);
+    const rb_joint *k = &w->scene.joints[j];
+    rb_joint_geometry g = geometry_now(w, k);
+    if (k->type == RB_JK_BALL || k->type == RB_JK_DISTANCE || k->type == RB_JK_SPRING) {
+        // no frame of their own: the world's axes carried by each body
+        rb_float4 qa = k->body_a >= 0 ? w->scene.body_rot[k->body_a] : rb_quat_identity();
+        g.xa = rb_rotate(qa, rb_xyz(k->frame_ax)), g.ya = rb_rotate(qa, rb_xyz(k->frame_ay));
+        g.xb = rb_rotate(w->scene.body_rot[k->body_b], rb_xyz(k->frame_bx));
+        g.yb = rb_rotate(w->scene.body_rot[k->body_b], rb_xyz(k->frame_by));
+        g.za = rb_cross(g.xa, g.ya), g.zb = rb_cross(g.xb, g.yb);
+    }
     if (frame_a)
-        *frame_a = quat_of(g.qa);
+        *frame_a = quat_of(quat_from_axes(g.xa, g.ya, g.za));
     if (frame_b)
-        *frame_b = quat_of(g.qb);
+        *frame_b = quat_of(quat_from_axes(g.xb, g.yb, g.zb));
     return RB_OK;
 }
 

@@ -55,8 +55,11 @@
 typedef struct rb_joint {
     rb_float4 anchor_a;   // xyz: anchor in A's frame about its centre of mass (A = world: a world point)
     rb_float4 anchor_b;
-    rb_float4 frame_a;    // the joint frame's orientation in A's frame (quaternion x, y, z, w)
-    rb_float4 frame_b;
+    // The joint frame's x̂ and ŷ in A's and in B's frame (ẑ = x̂ × ŷ). Axes rather than a quaternion:
+    // an axis-aligned frame is then exact (0 and ±1), so a planar scene stays planar bit for bit (a
+    // quaternion of 90° carries √½ rounded, and the rotated axes pick up components of 6e-8 off the plane)
+    rb_float4 frame_ax, frame_ay;
+    rb_float4 frame_bx, frame_by;
     rb_float4 limits;     // x lower, y upper (hinge: rad; slider: m; distance: m); cone: z swing 1 (about ẑ),
                           // w swing 2 (about ŷ), x twist half-range
     rb_float4 drive;      // x motor speed (rad/s or m/s), y largest motor torque or force, z length (distance,
@@ -170,11 +173,14 @@ typedef struct rb_joint_body {
     rb_mat3 inv_i;     // world
 } rb_joint_body;
 
-// Body b (-1: the world). Static, kinematic, frozen and sleeping bodies take no impulse.
-RB_FN rb_joint_body rb_joint_load_body(int b, RB_GLOBAL const unsigned int *flags, RB_GLOBAL const rb_float4 *pos,
-                                       RB_GLOBAL const rb_float4 *rot, RB_GLOBAL const rb_float4 *lin_vel,
-                                       RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_i_diag,
-                                       RB_GLOBAL const rb_float4 *inv_i_offdiag)
+// Body b (-1: the world). Static, kinematic, frozen and sleeping bodies take no impulse. The world
+// inverse inertia comes from `cur_diag` / `cur_off` where a backend keeps it for the current pose
+// (rb_world_inv_inertia_sym's layout), else from the orientation (the same numbers, computed here).
+RB_FN rb_joint_body rb_joint_load_body_cur(int b, RB_GLOBAL const unsigned int *flags, RB_GLOBAL const rb_float4 *pos,
+                                           RB_GLOBAL const rb_float4 *rot, RB_GLOBAL const rb_float4 *lin_vel,
+                                           RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_i_diag,
+                                           RB_GLOBAL const rb_float4 *inv_i_offdiag, RB_GLOBAL const rb_float4 *cur_diag,
+                                           RB_GLOBAL const rb_float4 *cur_off)
 {
     rb_joint_body s;
     if (b < 0) {
@@ -192,7 +198,10 @@ RB_FN rb_joint_body rb_joint_load_body(int b, RB_GLOBAL const unsigned int *flag
     s.w = rb_xyz(ang_vel[b]);
     if (rb_integrates_velocity(flags[b])) {
         s.inv_mass = inv_i_diag[b].w;
-        s.inv_i = rb_mat3_rotate_tensor(s.q, rb_mat3_symmetric(rb_xyz(inv_i_diag[b]), rb_xyz(inv_i_offdiag[b])));
+        if (cur_diag)
+            s.inv_i = rb_mat3_symmetric(rb_xyz(cur_diag[b]), rb_xyz(cur_off[b]));
+        else
+            s.inv_i = rb_mat3_rotate_tensor(s.q, rb_mat3_symmetric(rb_xyz(inv_i_diag[b]), rb_xyz(inv_i_offdiag[b])));
     } else {
         s.inv_mass = 0.0f;
         s.inv_i = rb_mat3_zero();
@@ -204,13 +213,20 @@ RB_FN rb_joint_body rb_joint_load_body(int b, RB_GLOBAL const unsigned int *flag
     return s;
 }
 
+RB_FN rb_joint_body rb_joint_load_body(int b, RB_GLOBAL const unsigned int *flags, RB_GLOBAL const rb_float4 *pos,
+                                       RB_GLOBAL const rb_float4 *rot, RB_GLOBAL const rb_float4 *lin_vel,
+                                       RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_i_diag,
+                                       RB_GLOBAL const rb_float4 *inv_i_offdiag)
+{
+    return rb_joint_load_body_cur(b, flags, pos, rot, lin_vel, ang_vel, inv_i_diag, inv_i_offdiag, 0, 0);
+}
+
 // What the rows need of the joint at the bodies' current poses.
 typedef struct rb_joint_geometry {
     rb_float3 ra, rb;     // anchors about the centres of mass, world
     rb_float3 d;          // anchor B - anchor A
-    rb_float4 qa, qb;     // the joint frame's two copies, world
-    rb_float3 xa, ya, za; // A's copy's axes
-    rb_float3 xb, yb, zb;
+    rb_float3 xa, ya, za; // A's copy of the frame's axes, world
+    rb_float3 xb, yb, zb; // B's copy
 } rb_joint_geometry;
 
 RB_FN rb_joint_geometry rb_joint_geometry_of(RB_GLOBAL const rb_joint *j, const rb_joint_body *a, const rb_joint_body *b)
@@ -220,14 +236,17 @@ RB_FN rb_joint_geometry rb_joint_geometry_of(RB_GLOBAL const rb_joint *j, const 
     g.rb = rb_rotate(b->q, rb_xyz(j->anchor_b));
     rb_float3 pa = j->body_a >= 0 ? rb_add(a->c, g.ra) : rb_xyz(j->anchor_a);
     g.d = rb_sub(rb_add(b->c, g.rb), pa);
-    g.qa = j->body_a >= 0 ? rb_quat_mul(a->q, j->frame_a) : j->frame_a;
-    g.qb = rb_quat_mul(b->q, j->frame_b);
-    g.xa = rb_rotate(g.qa, rb_f3(1.0f, 0.0f, 0.0f));
-    g.ya = rb_rotate(g.qa, rb_f3(0.0f, 1.0f, 0.0f));
-    g.za = rb_rotate(g.qa, rb_f3(0.0f, 0.0f, 1.0f));
-    g.xb = rb_rotate(g.qb, rb_f3(1.0f, 0.0f, 0.0f));
-    g.yb = rb_rotate(g.qb, rb_f3(0.0f, 1.0f, 0.0f));
-    g.zb = rb_rotate(g.qb, rb_f3(0.0f, 0.0f, 1.0f));
+    // a ball joint has no frame (and a distance or spring joint): only the anchors
+    if (j->type == RB_JK_BALL || j->type == RB_JK_DISTANCE || j->type == RB_JK_SPRING) {
+        g.xa = g.ya = g.za = g.xb = g.yb = g.zb = rb_f3(0.0f, 0.0f, 0.0f);
+        return g;
+    }
+    g.xa = j->body_a >= 0 ? rb_rotate(a->q, rb_xyz(j->frame_ax)) : rb_xyz(j->frame_ax);
+    g.ya = j->body_a >= 0 ? rb_rotate(a->q, rb_xyz(j->frame_ay)) : rb_xyz(j->frame_ay);
+    g.za = rb_cross(g.xa, g.ya);
+    g.xb = rb_rotate(b->q, rb_xyz(j->frame_bx));
+    g.yb = rb_rotate(b->q, rb_xyz(j->frame_by));
+    g.zb = rb_cross(g.xb, g.yb);
     return g;
 }
 
@@ -238,21 +257,20 @@ RB_FN float rb_joint_hinge_angle(const rb_joint_geometry *g)
 }
 
 // The twist about x̂ of the relative rotation q = Q_A⁻¹ Q_B (sign with q_w ≥ 0): 2 atan2(q_x, q_w).
+// From the axes: with R = Aᵀ B (R_ij = a_i · b_j), 4 q_w q_x = R_zy − R_yz and 4 q_w² = 1 + tr R.
 RB_FN float rb_joint_twist(const rb_joint_geometry *g)
 {
-    rb_float4 q = rb_quat_mul(rb_quat_conj(g->qa), g->qb);
-    if (q.w < 0.0f)
-        q = rb_f4(-q.x, -q.y, -q.z, -q.w);
-    return 2.0f * rb_joint_atan2(q.x, q.w);
+    float sx = rb_dot(g->za, g->yb) - rb_dot(g->ya, g->zb);
+    float cw = 1.0f + rb_dot(g->xa, g->xb) + rb_dot(g->ya, g->yb) + rb_dot(g->za, g->zb);
+    return 2.0f * rb_joint_atan2(sx, cw);
 }
 
-// The relative rotation's small-angle vector (world): the rotation that takes A's frame onto B's, as
-// 2 q_xyz with q_w ≥ 0 (the angle for small angles, bounded for large ones).
+// The relative rotation's small-angle vector (world): the rotation that takes A's frame onto B's,
+// ½ Σ a_i × b_i (θ n for small angles θ about n, bounded for large ones).
 RB_FN rb_float3 rb_joint_angle_error(const rb_joint_geometry *g)
 {
-    rb_float4 q = rb_quat_mul(rb_quat_conj(g->qa), g->qb);
-    float s = q.w < 0.0f ? -2.0f : 2.0f;
-    return rb_rotate(g->qa, rb_f3(s * q.x, s * q.y, s * q.z));
+    rb_float3 e = rb_add(rb_add(rb_cross(g->xa, g->xb), rb_cross(g->ya, g->yb)), rb_cross(g->za, g->zb));
+    return rb_scale(e, 0.5f);
 }
 
 // ---- row helpers ----
@@ -700,17 +718,19 @@ RB_FN int rb_joint_store_reaction(RB_GLOBAL rb_joint *j, float inv_h, const rb_j
 
 // Joint j against the bodies' arrays: load both bodies, warm start or solve, store the velocities of
 // the bodies that take impulses. A joint whose bodies do not move (asleep, frozen, static) is skipped.
+// cur_diag / cur_off: the world inverse inertia of the current poses where the backend keeps it, or 0.
 RB_FN void rb_joint_op(RB_GLOBAL rb_joint *j, int op, const rb_joint_settings *st, RB_GLOBAL const unsigned int *flags,
                        RB_GLOBAL const rb_float4 *pos, RB_GLOBAL const rb_float4 *rot, RB_GLOBAL rb_float4 *lin_vel,
                        RB_GLOBAL rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_diag,
-                       RB_GLOBAL const rb_float4 *inv_off)
+                       RB_GLOBAL const rb_float4 *inv_off, RB_GLOBAL const rb_float4 *cur_diag,
+                       RB_GLOBAL const rb_float4 *cur_off)
 {
     int a = j->body_a, b = j->body_b;
     int moves_a = a >= 0 && rb_integrates_velocity(flags[a]), moves_b = rb_integrates_velocity(flags[b]);
     if (!moves_a && !moves_b)
         return;
-    rb_joint_body ba = rb_joint_load_body(a, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off);
-    rb_joint_body bb = rb_joint_load_body(b, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off);
+    rb_joint_body ba = rb_joint_load_body_cur(a, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off, cur_diag, cur_off);
+    rb_joint_body bb = rb_joint_load_body_cur(b, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off, cur_diag, cur_off);
     if (op == RB_JOINT_OP_WARM)
         rb_joint_warm_start(j, &ba, &bb);
     else
