@@ -80,6 +80,7 @@ rb_status rb_cpu_solve_batched(rb_cpu_ctx *c, const rb_step_params *p)
     // pseudo velocities start at rest every substep (integrate_positions adds them)
     rb_zero(c->pseudo_lin_vel, sizeof *c->pseudo_lin_vel * (size_t)nb);
     rb_zero(c->pseudo_ang_vel, sizeof *c->pseudo_ang_vel * (size_t)nb);
+    // joints: velocity rows with the Baumgarte bias (core/kernels/joint.h, RB_JOINT_PASS_RIGID)
     rb_joint_settings jst = rb_cpu_joint_settings(p, RB_JOINT_PASS_RIGID);
     if (c->manifold_count == 0) {
         rb_cpu_solve_joints_only(c, p, &jst);
@@ -102,7 +103,7 @@ rb_status rb_cpu_solve_batched(rb_cpu_ctx *c, const rb_step_params *p)
                 apply(c, &c->constraints[i], RB_OP_MEASURE, st, threshold);
         }
         sweep(c, RB_OP_WARM_START, st, threshold);
-        rb_cpu_joints_warm_start(c);
+        rb_cpu_joints_warm_start(c, &jst);
         for (int it = 0; it < p->iterations; ++it) {
             rb_cpu_joints_solve(c, &jst);
             sweep(c, RB_OP_SOLVE, st, threshold);
@@ -127,7 +128,7 @@ void rb_cpu_solve_joints_only(rb_cpu_ctx *c, const rb_step_params *p, const rb_j
         return;
 #pragma omp parallel num_threads(c->team)
     {
-        rb_cpu_joints_warm_start(c);
+        rb_cpu_joints_warm_start(c, jst);
         for (int it = 0; it < p->iterations; ++it)
             rb_cpu_joints_solve(c, jst);
     }

@@ -708,7 +708,7 @@ void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
         rb_cpu_color_joints(c);
 #pragma omp parallel num_threads(c->team)
         {
-            rb_cpu_joints_warm_start(c);
+            rb_cpu_joints_warm_start(c, &jst);
             for (int it = 0; it < p->iterations; ++it)
                 rb_cpu_joints_solve(c, &jst);
         }

@@ -309,7 +309,7 @@ static void joints_stage(rb_cpu_ctx *c, const rb_step_params *p, const rb_joint_
                          const rb_joint_settings *relax)
 {
     if (p->stage == RB_STAGE_SOLVE) {
-        rb_cpu_joints_warm_start(c);
+        rb_cpu_joints_warm_start(c, solve);
         rb_cpu_joints_solve(c, solve);
     } else if (p->stage == RB_STAGE_RELAX) {
         rb_cpu_joints_solve(c, relax);
@@ -366,13 +366,13 @@ rb_status rb_cpu_solve_soft(rb_cpu_ctx *c, const rb_step_params *p)
             if (wide) {
                 // a later substep's poses are those the relax pass refreshed the rows at
                 sweep_wide(c, OP_WARM_START, &sp, p->substep > 0 ? 0 : RB_WIDE_FILL);
-                rb_cpu_joints_warm_start(c);
+                rb_cpu_joints_warm_start(c, &jsolve);
                 sweep_wide(c, OP_SOLVE, &sp, 0);
                 rb_cpu_joints_solve(c, &jsolve);
                 rb_wide_shock_pass(c, &sp.st, 1, p->substep == 0);
             } else {
                 sweep(c, OP_WARM_START, &sp);
-                rb_cpu_joints_warm_start(c);
+                rb_cpu_joints_warm_start(c, &jsolve);
                 sweep(c, OP_SOLVE, &sp);
                 rb_cpu_joints_solve(c, &jsolve);
                 shock_pass(c, 1, &sp);

@@ -143,7 +143,7 @@ rb_status rb_cpu_solve_split(rb_cpu_ctx *c, const rb_step_params *p)
             }
         }
         sweep(c, OP_WARM_START, set, threshold);
-        rb_cpu_joints_warm_start(c);
+        rb_cpu_joints_warm_start(c, &jst);
         // the joints by colours (Gauss-Seidel) between the Jacobi sweeps of the contacts
         for (int it = 0; it < p->iterations; ++it) {
             rb_cpu_joints_solve(c, &jst);

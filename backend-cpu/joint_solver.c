@@ -78,10 +78,10 @@ static void joints_pass(rb_cpu_ctx *c, const rb_joint_settings *st, int op)
     }
 }
 
-void rb_cpu_joints_warm_start(rb_cpu_ctx *c)
+void rb_cpu_joints_warm_start(rb_cpu_ctx *c, const rb_joint_settings *st)
 {
     if (c->joint_edge_count > 0)
-        joints_pass(c, NULL, RB_JOINT_OP_WARM);
+        joints_pass(c, st, RB_JOINT_OP_WARM);
 }
 
 void rb_cpu_joints_solve(rb_cpu_ctx *c, const rb_joint_settings *st)

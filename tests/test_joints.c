@@ -201,8 +201,10 @@ static void test_hinge_motor_reaches_its_speed_and_stalls_under_a_heavier_load(v
 // ---- a chain with a heavy weight ----
 
 // 40 capsule links of 1 kg (0.7 m each) on ball joints from a fixed point and a 20 kg ball at the end,
-// released horizontally (the bench scene `chain`'s layout): over 3 s of swinging the chain stays within
-// 1% of its length.
+// released horizontally (the bench scene `chain`'s layout): over 3 s of swinging the chain stretches
+// less than 5% (ODE and Bullet: 47-52%). The soft solver's joints are springs of twice the contact
+// frequency (Box2D v3's): 3.3% here; stiffer ones, or none of the soft constraint's impulse leak, let
+// a straight hanging chain with a weight shake itself apart (docs/joints.md).
 static void test_chain_of_forty_links_with_a_twenty_to_one_weight_keeps_its_length(void **state)
 {
     (void)state;
@@ -237,7 +239,39 @@ static void test_chain_of_forty_links_with_a_twenty_to_one_weight_keeps_its_leng
     }
     print_message("chain: largest stretch %.3f%% over 3 s at %d substeps (peers at 1/60 s: 47-52%%)\n", 100.0 * worst,
                   pu_substeps(w));
-    assert_true(worst < 0.01);
+    assert_true(worst < 0.05);
+    rb_destroy_world(w);
+}
+
+// Ten 0.5 m links of 1 kg and a 10 kg ball hanging straight down at rest: the chain holds its length
+// within 2% for 5 s on every solver (a soft joint without the impulse leak, or a rigid one warm started
+// with all of its last impulse, winds up and flies apart here).
+static void test_straight_hanging_chain_with_a_heavy_weight_stays_put(void **state)
+{
+    (void)state;
+    rb_world_id w = pu_make_world(false);
+    rb_body_id prev = rb_null_body_id, ball = rb_null_body_id;
+    for (int k = 0; k <= 10; ++k) {
+        rb_body_id b = k < 10 ? pu_capsule(w, v3(0.0f, 20.0f - 0.25f - 0.5f * k, 0.0f), quat_identity(), 0.15f, 0.1f,
+                                           1.0f, 0.5f, 0.0f)
+                              : pu_sphere(w, v3(0.0f, 14.5f, 0.0f), 0.5f, 10.0f, 0.5f, 0.0f);
+        rb_joint_def jd = rb_default_ball_joint_def();
+        jd.body_a = prev;
+        jd.body_b = b;
+        jd.anchor = v3(0.0f, 20.0f - 0.5f * k, 0.0f);
+        make_joint(w, &jd);
+        prev = ball = b;
+    }
+    double worst = 0.0;
+    for (int i = 0; i < 300; ++i) {
+        pu_step(w, 1);
+        worst = fmax(worst, fabs(v3_dist(pu_center(ball), v3(0.0f, 20.0f, 0.0f)) / 5.5 - 1.0));
+    }
+    rb_vec3 c = pu_center(ball);
+    print_message("straight chain with 10 kg: largest |stretch| %.4f over 5 s, ball ends %.4f m off the vertical\n", worst,
+                  sqrtf(c.x * c.x + c.z * c.z));
+    assert_true(worst < 0.02);
+    assert_true(sqrtf(c.x * c.x + c.z * c.z) < 0.01f);
     rb_destroy_world(w);
 }
 
@@ -613,6 +647,7 @@ int main(void)
         cmocka_unit_test(test_hinge_limit_holds_under_load),
         cmocka_unit_test(test_hinge_motor_reaches_its_speed_and_stalls_under_a_heavier_load),
         cmocka_unit_test(test_chain_of_forty_links_with_a_twenty_to_one_weight_keeps_its_length),
+        cmocka_unit_test(test_straight_hanging_chain_with_a_heavy_weight_stays_put),
         cmocka_unit_test(test_fixed_joint_makes_two_boxes_rest_as_one),
         cmocka_unit_test(test_rope_goes_slack_and_taut),
         cmocka_unit_test(test_spring_joint_has_its_period_and_rest_length),

@@ -13,7 +13,7 @@ RB_KERNEL void rb_joints_color(int lo, int n, rb_joint_args ja, RB_GLOBAL rb_joi
     if (i >= n)
         return;
     rb_joint_settings st = rb_joint_settings_of(ja);
-    rb_joint_op(&joints[order[lo + i]], ja.op, &st, flags, pos, rot, lin, ang, inv_diag, inv_off, 0, 0);
+    rb_joint_op(&joints[order[lo + i]], ja.pass_op % 2, &st, flags, pos, rot, lin, ang, inv_diag, inv_off, 0, 0);
 }
 
 // The overflow (joints that found every colour taken), in order, by one work-item.
@@ -26,7 +26,7 @@ RB_KERNEL void rb_joints_serial(int lo, int n, rb_joint_args ja, RB_GLOBAL rb_jo
         return;
     rb_joint_settings st = rb_joint_settings_of(ja);
     for (int i = 0; i < n; ++i)
-        rb_joint_op(&joints[order[lo + i]], ja.op, &st, flags, pos, rot, lin, ang, inv_diag, inv_off, 0, 0);
+        rb_joint_op(&joints[order[lo + i]], ja.pass_op % 2, &st, flags, pos, rot, lin, ang, inv_diag, inv_off, 0, 0);
 }
 
 // The reactions after the last substep; a joint that breaks raises RB_CNT_JOINT_BROKE (every writer

@@ -78,7 +78,15 @@ typedef struct rb_joint {
 // How a pass treats the rows' position error.
 #define RB_JOINT_PASS_SOFT 0    // soft bias (the soft step's solve)
 #define RB_JOINT_PASS_RELAX 1   // no bias (the soft step's relax; limits stay speculative)
-#define RB_JOINT_PASS_RIGID 2   // Baumgarte bias: a fraction of the error per substep (batched, split, sequential)
+#define RB_JOINT_PASS_RIGID 2   // Baumgarte bias: a fraction of the error per substep (batched, split,
+                                // sequential), warm started at RB_JOINT_RIGID_WARM of the last impulse
+
+// The rigid passes warm start with this fraction of the last substep's impulses (Bullet's default
+// warm-starting factor). With all of it a straight chain of 10 links holding 10 kg winds up through
+// the Baumgarte bias and flies apart (batched: 530% stretch); with 0.85 it hangs within 1.1%. A split
+// impulse instead (velocity rows without bias, the bias on pseudo velocities) held the straight chain
+// but let the swinging 40-link chain of the bench scene come apart at one substep.
+#define RB_JOINT_RIGID_WARM 0.85f
 
 typedef struct rb_joint_settings {
     float h, inv_h;       // substep
@@ -99,17 +107,17 @@ RB_FN rb_joint_settings rb_joint_settings_make(float dt, float inv_dt, float con
     st.inv_h = inv_dt;
     st.pass = pass;
     float hertz = contact_hertz > 0.0f ? contact_hertz : rb_minf(30.0f, 0.25f * inv_dt);
-    st.soft = rb_make_softness(2.0f * hertz, 2.0f, dt, 0.0f);
+    st.soft = rb_make_softness(2.0f * hertz, 2.0f, dt, 1.0f);
     st.bias_factor = position_correction > 0.0f ? position_correction : 0.2f;
     st.max_bias = max_push > 0.0f ? max_push : 3.0f;
     return st;
 }
 
-// The settings in one kernel argument of at most 32 bytes (the GPU backends' launch limit): without
-// the unused impulse scale, with the operation (RB_JOINT_OP_*).
+// The settings in one kernel argument of at most 32 bytes (the GPU backends' launch limit), with the
+// operation (RB_JOINT_OP_*).
 typedef struct rb_joint_args {
-    float h, inv_h, bias_rate, mass_scale, bias_factor, max_bias;
-    int pass, op;
+    float h, inv_h, bias_rate, mass_scale, impulse_scale, bias_factor, max_bias;
+    int pass_op; // pass * 2 + op: the 32 bytes hold no more
 } rb_joint_args;
 
 RB_FN rb_joint_args rb_joint_args_of(rb_joint_settings st, int op)
@@ -119,10 +127,10 @@ RB_FN rb_joint_args rb_joint_args_of(rb_joint_settings st, int op)
     ja.inv_h = st.inv_h;
     ja.bias_rate = st.soft.bias_rate;
     ja.mass_scale = st.soft.mass_scale;
+    ja.impulse_scale = st.soft.impulse_scale;
     ja.bias_factor = st.bias_factor;
     ja.max_bias = st.max_bias;
-    ja.pass = st.pass;
-    ja.op = op;
+    ja.pass_op = st.pass * 2 + op;
     return ja;
 }
 
@@ -131,10 +139,10 @@ RB_FN rb_joint_settings rb_joint_settings_of(rb_joint_args ja)
     rb_joint_settings st;
     st.h = ja.h;
     st.inv_h = ja.inv_h;
-    st.pass = ja.pass;
+    st.pass = ja.pass_op / 2;
     st.soft.bias_rate = ja.bias_rate;
     st.soft.mass_scale = ja.mass_scale;
-    st.soft.impulse_scale = 0.0f;
+    st.soft.impulse_scale = ja.impulse_scale;
     st.bias_factor = ja.bias_factor;
     st.max_bias = ja.max_bias;
     return st;
@@ -229,7 +237,7 @@ typedef struct rb_joint_geometry {
     rb_float3 xb, yb, zb; // B's copy
 } rb_joint_geometry;
 
-RB_FN rb_joint_geometry rb_joint_geometry_of(RB_GLOBAL const rb_joint *j, const rb_joint_body *a, const rb_joint_body *b)
+RB_FN rb_joint_geometry rb_joint_geometry_of(const rb_joint *j, const rb_joint_body *a, const rb_joint_body *b)
 {
     rb_joint_geometry g;
     g.ra = j->body_a >= 0 ? rb_rotate(a->q, rb_xyz(j->anchor_a)) : rb_f3(0.0f, 0.0f, 0.0f);
@@ -344,20 +352,27 @@ RB_FN void rb_joint_bias(const rb_joint_settings *st, float c, float *bias, floa
     }
 }
 
+// The soft pass's leak of the accumulated impulse (Catto's soft constraint: the impulse scale). Without
+// it the accumulated impulse of a loaded joint integrates the error like a controller's integral term,
+// and a long chain holding a weight winds up and shakes apart (10 links and 10 kg, straight down).
+RB_FN float rb_joint_leak(const rb_joint_settings *st) { return st->pass == RB_JOINT_PASS_SOFT ? st->soft.impulse_scale : 0.0f; }
+
 // A one-sided limit row: c ≥ 0 is allowed (c: the distance to the stop, growing with the row's speed).
 // Speculative while c > 0: the row may close the gap within the substep, no more.
-RB_FN void rb_limit_row(const rb_joint_settings *st, rb_joint_row r, float c, RB_GLOBAL float *acc, rb_joint_body *a,
+RB_FN void rb_limit_row(const rb_joint_settings *st, rb_joint_row r, float c, float *acc, rb_joint_body *a,
                         rb_joint_body *b)
 {
     float k = rb_row_inv_mass(r, a, b);
     if (k <= 0.0f)
         return;
-    float bias = 0.0f, scale = 1.0f;
-    if (c > 0.0f)
+    float bias = 0.0f, scale = 1.0f, leak = 0.0f;
+    if (c > 0.0f) {
         bias = c * st->inv_h;
-    else
+    } else {
         rb_joint_bias(st, c, &bias, &scale);
-    float lambda = -scale * (rb_row_speed(r, a, b) + bias) / k;
+        leak = rb_joint_leak(st);
+    }
+    float lambda = -scale * (rb_row_speed(r, a, b) + bias) / k - leak * *acc;
     float next = rb_maxf(*acc + lambda, 0.0f);
     lambda = next - *acc;
     *acc = next;
@@ -406,7 +421,7 @@ RB_FN rb_float3 rb_vec_bias(const rb_joint_settings *st, rb_float3 c, float *mas
 }
 
 // The point rows: anchor B on anchor A. For the slider only the part across its axis (`across`).
-RB_FN void rb_solve_point(const rb_joint_settings *st, const rb_joint_geometry *g, RB_GLOBAL float *acc,
+RB_FN void rb_solve_point(const rb_joint_settings *st, const rb_joint_geometry *g, float *acc,
                           rb_joint_body *a, rb_joint_body *b, int slider)
 {
     float scale;
@@ -426,6 +441,7 @@ RB_FN void rb_solve_point(const rb_joint_settings *st, const rb_joint_geometry *
         rb_float3 cdot = rb_add(rb_point_speed(g, ra, a, b), bias);
         cdot = rb_sub(cdot, rb_scale(x, rb_dot(cdot, x)));
         rb_float3 p_imp = rb_scale(rb_mat3_mulv(rb_mat3_inverse(k), cdot), -scale);
+        p_imp = rb_mad(p_imp, -rb_joint_leak(st), rb_f3(acc[0], acc[1], acc[2]));
         p_imp = rb_sub(p_imp, rb_scale(x, rb_dot(p_imp, x)));
         rb_point_apply(g, ra, a, b, p_imp);
         acc[0] += p_imp.x;
@@ -435,6 +451,7 @@ RB_FN void rb_solve_point(const rb_joint_settings *st, const rb_joint_geometry *
     }
     rb_float3 cdot = rb_add(rb_point_speed(g, ra, a, b), bias);
     rb_float3 p_imp = rb_scale(rb_mat3_mulv(rb_mat3_inverse(k), cdot), -scale);
+    p_imp = rb_mad(p_imp, -rb_joint_leak(st), rb_f3(acc[0], acc[1], acc[2]));
     rb_point_apply(g, ra, a, b, p_imp);
     acc[0] += p_imp.x;
     acc[1] += p_imp.y;
@@ -442,7 +459,7 @@ RB_FN void rb_solve_point(const rb_joint_settings *st, const rb_joint_geometry *
 }
 
 // The angular lock: all three axes (fixed, slider) or the two across ẑ (hinge: ẑ_B on ẑ_A).
-RB_FN void rb_solve_angular_lock(const rb_joint_settings *st, const rb_joint_geometry *g, RB_GLOBAL float *acc,
+RB_FN void rb_solve_angular_lock(const rb_joint_settings *st, const rb_joint_geometry *g, float *acc,
                                  rb_joint_body *a, rb_joint_body *b, int hinge)
 {
     rb_mat3 k = rb_mat3_add_scaled(a->inv_i, b->inv_i, 1.0f);
@@ -465,6 +482,9 @@ RB_FN void rb_solve_angular_lock(const rb_joint_settings *st, const rb_joint_geo
         float l1 = -scale * (k22 * r1 - k12 * r2) * inv;
         float l2 = -scale * (k11 * r2 - k12 * r1) * inv;
         rb_float3 l = rb_add(rb_scale(b1, l1), rb_scale(b2, l2));
+        // the leak of the accumulated impulse's part across the axis
+        rb_float3 old = rb_f3(acc[0], acc[1], acc[2]);
+        l = rb_mad(l, -rb_joint_leak(st), rb_sub(old, rb_scale(g->za, rb_dot(old, g->za))));
         rb_angular_apply(a, b, l);
         acc[0] += l.x;
         acc[1] += l.y;
@@ -473,6 +493,7 @@ RB_FN void rb_solve_angular_lock(const rb_joint_settings *st, const rb_joint_geo
     }
     rb_float3 bias = rb_vec_bias(st, rb_joint_angle_error(g), &scale);
     rb_float3 l = rb_scale(rb_mat3_mulv(rb_mat3_inverse(k), rb_add(wrel, bias)), -scale);
+    l = rb_mad(l, -rb_joint_leak(st), rb_f3(acc[0], acc[1], acc[2]));
     rb_angular_apply(a, b, l);
     acc[0] += l.x;
     acc[1] += l.y;
@@ -492,8 +513,8 @@ RB_FN rb_joint_row rb_distance_row(const rb_joint_geometry *g, float *length)
 
 // The implicit spring-damper row (Catto's soft constraint from stiffness k and damping c): exact for a
 // linear spring over the substep, stable for any k and c.
-RB_FN void rb_spring_row(const rb_joint_settings *st, RB_GLOBAL const rb_joint *j, rb_joint_row r, float c,
-                         RB_GLOBAL float *acc, rb_joint_body *a, rb_joint_body *b)
+RB_FN void rb_spring_row(const rb_joint_settings *st, const rb_joint *j, rb_joint_row r, float c,
+                         float *acc, rb_joint_body *a, rb_joint_body *b)
 {
     float kinv = rb_row_inv_mass(r, a, b);
     if (kinv <= 0.0f)
@@ -515,7 +536,7 @@ RB_FN void rb_spring_row(const rb_joint_settings *st, RB_GLOBAL const rb_joint *
 }
 
 // A motor on row r: drives the row's speed to `speed` with at most max_force·h per substep.
-RB_FN void rb_motor_row(const rb_joint_settings *st, rb_joint_row r, float speed, float max_force, RB_GLOBAL float *acc,
+RB_FN void rb_motor_row(const rb_joint_settings *st, rb_joint_row r, float speed, float max_force, float *acc,
                         rb_joint_body *a, rb_joint_body *b)
 {
     float k = rb_row_inv_mass(r, a, b);
@@ -531,7 +552,7 @@ RB_FN void rb_motor_row(const rb_joint_settings *st, rb_joint_row r, float speed
 
 // The cone's swing limit: the angle between x̂_A and x̂_B within the (elliptical) cone of half-angles
 // swing 1 (about ẑ) and swing 2 (about ŷ).
-RB_FN float rb_cone_swing_limit(RB_GLOBAL const rb_joint *j, const rb_joint_geometry *g, rb_float3 n)
+RB_FN float rb_cone_swing_limit(const rb_joint *j, const rb_joint_geometry *g, rb_float3 n)
 {
     float s1 = j->limits.z, s2 = j->limits.w;
     if (s1 == s2)
@@ -542,7 +563,7 @@ RB_FN float rb_cone_swing_limit(RB_GLOBAL const rb_joint *j, const rb_joint_geom
     return q > 0.0f ? 1.0f / rb_sqrtf(q) : rb_maxf(s1, s2);
 }
 
-RB_FN void rb_solve_axial(const rb_joint_settings *st, RB_GLOBAL rb_joint *j, const rb_joint_geometry *g,
+RB_FN void rb_solve_axial(const rb_joint_settings *st, rb_joint *j, const rb_joint_geometry *g,
                           rb_joint_body *a, rb_joint_body *b)
 {
     unsigned int f = j->flags;
@@ -575,21 +596,24 @@ RB_FN void rb_solve_axial(const rb_joint_settings *st, RB_GLOBAL rb_joint *j, co
     case RB_JK_SPRING: {
         float len;
         rb_joint_row r = rb_distance_row(g, &len);
-        if (f & RB_JF_SPRING_ON)
+        if (f & RB_JF_SPRING_ON) {
             rb_spring_row(st, j, r, len - j->drive.z, &j->impulse[RB_JI_AXIAL], a, b);
-        else if (!(f & RB_JF_LIMIT)) {
+        } else if (!(f & RB_JF_LIMIT)) {
             // rigid rod: an equality row
             float kinv = rb_row_inv_mass(r, a, b);
             if (kinv > 0.0f) {
                 float bias, scale;
                 rb_joint_bias(st, len - j->drive.z, &bias, &scale);
-                float lambda = -scale * (rb_row_speed(r, a, b) + bias) / kinv;
+                float lambda = -scale * (rb_row_speed(r, a, b) + bias) / kinv - rb_joint_leak(st) * j->impulse[RB_JI_AXIAL];
                 j->impulse[RB_JI_AXIAL] += lambda;
                 rb_row_apply(r, a, b, lambda);
             }
         }
         if (f & RB_JF_LIMIT) {
-            rb_limit_row(st, r, len - j->limits.x, &j->impulse[RB_JI_LOWER], a, b);
+            // a lower end of 0 is no limit (a length is never below it): its row would stop a body
+            // passing through the anchor, where the direction of the length turns over
+            if (j->limits.x > 0.0f)
+                rb_limit_row(st, r, len - j->limits.x, &j->impulse[RB_JI_LOWER], a, b);
             rb_joint_row ru = r;
             ru.u = rb_neg(r.u);
             ru.aa = rb_neg(r.aa);
@@ -622,10 +646,10 @@ RB_FN void rb_solve_axial(const rb_joint_settings *st, RB_GLOBAL rb_joint *j, co
 // ---- the passes ----
 
 // The accumulated impulses applied again at the start of a substep (warm start), on the current poses.
-RB_FN void rb_joint_warm_start(RB_GLOBAL const rb_joint *j, rb_joint_body *a, rb_joint_body *b)
+RB_FN void rb_joint_warm_start(const rb_joint *j, rb_joint_body *a, rb_joint_body *b)
 {
     rb_joint_geometry g = rb_joint_geometry_of(j, a, b);
-    RB_GLOBAL const float *im = j->impulse;
+    const float *im = j->impulse;
     rb_float3 p = rb_f3(im[RB_JI_POINT], im[RB_JI_POINT + 1], im[RB_JI_POINT + 2]);
     rb_float3 l = rb_f3(im[RB_JI_ANGLE], im[RB_JI_ANGLE + 1], im[RB_JI_ANGLE + 2]);
     if (j->type == RB_JK_DISTANCE || j->type == RB_JK_SPRING) {
@@ -653,7 +677,7 @@ RB_FN void rb_joint_warm_start(RB_GLOBAL const rb_joint *j, rb_joint_body *a, rb
 
 // One pass over the joint's rows: the soft rows (spring, motor) and limits first, the hard rows last,
 // so they hold best (Box2D's order).
-RB_FN void rb_joint_solve(const rb_joint_settings *st, RB_GLOBAL rb_joint *j, rb_joint_body *a, rb_joint_body *b)
+RB_FN void rb_joint_solve(const rb_joint_settings *st, rb_joint *j, rb_joint_body *a, rb_joint_body *b)
 {
     rb_joint_geometry g = rb_joint_geometry_of(j, a, b);
     rb_solve_axial(st, j, &g, a, b);
@@ -681,10 +705,10 @@ RB_FN void rb_joint_solve(const rb_joint_settings *st, RB_GLOBAL rb_joint *j, rb
 
 // The force and torque on B in the last substep (for the application, and breaking). Returns 1 when
 // the joint breaks: a force or torque beyond its breaking limits.
-RB_FN int rb_joint_store_reaction(RB_GLOBAL rb_joint *j, float inv_h, const rb_joint_body *a, const rb_joint_body *b)
+RB_FN int rb_joint_store_reaction(rb_joint *j, float inv_h, const rb_joint_body *a, const rb_joint_body *b)
 {
     rb_joint_geometry g = rb_joint_geometry_of(j, a, b);
-    RB_GLOBAL const float *im = j->impulse;
+    const float *im = j->impulse;
     rb_float3 p = rb_f3(im[RB_JI_POINT], im[RB_JI_POINT + 1], im[RB_JI_POINT + 2]);
     rb_float3 l = rb_f3(im[RB_JI_ANGLE], im[RB_JI_ANGLE + 1], im[RB_JI_ANGLE + 2]);
     float axial = im[RB_JI_MOTOR] + im[RB_JI_LOWER] - im[RB_JI_UPPER];
@@ -716,25 +740,33 @@ RB_FN int rb_joint_store_reaction(RB_GLOBAL rb_joint *j, float inv_h, const rb_j
 #define RB_JOINT_OP_WARM 0
 #define RB_JOINT_OP_SOLVE 1
 
-// Joint j against the bodies' arrays: load both bodies, warm start or solve, store the velocities of
-// the bodies that take impulses. A joint whose bodies do not move (asleep, frozen, static) is skipped.
+// Joint j against the bodies' arrays: load both bodies, warm start (with the settings of the pass that
+// follows: a rigid pass warm starts at RB_JOINT_RIGID_WARM) or solve, store the velocities of the
+// bodies that take impulses. A joint whose bodies do not move (asleep, frozen, static) is skipped. The
+// rows work on a private copy of the joint (the device's private memory); its impulses go back.
 // cur_diag / cur_off: the world inverse inertia of the current poses where the backend keeps it, or 0.
-RB_FN void rb_joint_op(RB_GLOBAL rb_joint *j, int op, const rb_joint_settings *st, RB_GLOBAL const unsigned int *flags,
+RB_FN void rb_joint_op(RB_GLOBAL rb_joint *jg, int op, const rb_joint_settings *st, RB_GLOBAL const unsigned int *flags,
                        RB_GLOBAL const rb_float4 *pos, RB_GLOBAL const rb_float4 *rot, RB_GLOBAL rb_float4 *lin_vel,
                        RB_GLOBAL rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_diag,
                        RB_GLOBAL const rb_float4 *inv_off, RB_GLOBAL const rb_float4 *cur_diag,
                        RB_GLOBAL const rb_float4 *cur_off)
 {
-    int a = j->body_a, b = j->body_b;
+    int a = jg->body_a, b = jg->body_b;
     int moves_a = a >= 0 && rb_integrates_velocity(flags[a]), moves_b = rb_integrates_velocity(flags[b]);
     if (!moves_a && !moves_b)
         return;
+    rb_joint j = *jg;
+    if (op == RB_JOINT_OP_WARM && st->pass == RB_JOINT_PASS_RIGID)
+        for (int r = 0; r < RB_JI_COUNT; ++r)
+            j.impulse[r] *= RB_JOINT_RIGID_WARM;
     rb_joint_body ba = rb_joint_load_body_cur(a, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off, cur_diag, cur_off);
     rb_joint_body bb = rb_joint_load_body_cur(b, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off, cur_diag, cur_off);
     if (op == RB_JOINT_OP_WARM)
-        rb_joint_warm_start(j, &ba, &bb);
+        rb_joint_warm_start(&j, &ba, &bb);
     else
-        rb_joint_solve(st, j, &ba, &bb);
+        rb_joint_solve(st, &j, &ba, &bb);
+    for (int r = 0; r < RB_JI_COUNT; ++r)
+        jg->impulse[r] = j.impulse[r];
     if (moves_a) {
         lin_vel[a] = rb_f4_from3(ba.v, lin_vel[a].w);
         ang_vel[a] = rb_f4_from3(ba.w, ang_vel[a].w);
@@ -747,21 +779,25 @@ RB_FN void rb_joint_op(RB_GLOBAL rb_joint *j, int op, const rb_joint_settings *s
 
 // After the last substep: the joint's reaction; returns 1 when it breaks (then switched off, impulses
 // cleared). Joints whose bodies do not move keep their last reaction.
-RB_FN int rb_joint_finish(RB_GLOBAL rb_joint *j, float inv_h, RB_GLOBAL const unsigned int *flags,
+RB_FN int rb_joint_finish(RB_GLOBAL rb_joint *jg, float inv_h, RB_GLOBAL const unsigned int *flags,
                           RB_GLOBAL const rb_float4 *pos, RB_GLOBAL const rb_float4 *rot,
                           RB_GLOBAL const rb_float4 *lin_vel, RB_GLOBAL const rb_float4 *ang_vel,
                           RB_GLOBAL const rb_float4 *inv_diag, RB_GLOBAL const rb_float4 *inv_off)
 {
-    int a = j->body_a, b = j->body_b;
+    int a = jg->body_a, b = jg->body_b;
     if (!(a >= 0 && rb_integrates_velocity(flags[a])) && !rb_integrates_velocity(flags[b]))
         return 0;
+    rb_joint j = *jg;
     rb_joint_body ba = rb_joint_load_body(a, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off);
     rb_joint_body bb = rb_joint_load_body(b, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off);
-    if (!rb_joint_store_reaction(j, inv_h, &ba, &bb))
+    int broke = rb_joint_store_reaction(&j, inv_h, &ba, &bb);
+    jg->reaction = j.reaction;
+    jg->reaction_torque = j.reaction_torque;
+    if (!broke)
         return 0;
-    j->flags |= RB_JF_BROKEN;
+    jg->flags |= RB_JF_BROKEN;
     for (int r = 0; r < RB_JI_COUNT; ++r)
-        j->impulse[r] = 0.0f;
+        jg->impulse[r] = 0.0f;
     return 1;
 }
 
