@@ -1430,8 +1430,11 @@ RB_API rb_status rb_load_scene(rb_world_id world, const char *path);
 RB_API rb_status rb_load_scene_text(rb_world_id world, const char *text, const char *name);
 
 /// Build a standard scene of docs/bench-scenes.md in code: "pyramid", "stack", "pile", "pile:S" (S x S x 20
-/// spheres), "boxes". `seed` feeds the jitter and rotations (the standard is 1). Adds the ground
-/// and pen, and sets gravity (0, -9.81, 0). On failure nothing is added.
+/// spheres), "boxes", and the jointed "chain" (40 capsule links and a 20 kg sphere on 41 ball joints, no
+/// ground) and "ragdolls" (136 ragdolls of 11 capsules and 10 hinge and cone-twist joints, on the ground;
+/// their damping is converted for the world's substeps as they are when the scene is built). `seed`
+/// feeds the jitter and rotations (the standard is 1). Adds the ground and pen where the scene has
+/// them, and sets gravity (0, -9.81, 0). On failure nothing is added.
 /// @param world the world
 /// @param name scene name; "pile:S" takes S in 1..1000 ("pile" is "pile:20")
 /// @param seed random seed

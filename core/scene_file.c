@@ -1,9 +1,10 @@
 // Scene files (docs/scene-format.md): rb_load_scene and rb_load_scene_text.
 //
-// A load has two phases. The whole document is read and checked into a plan (no world change);
-// then the plan is applied through the public API and the generators of scene_generators.h. If
-// anything fails, every body added is destroyed and the world settings are put back, so the world is
-// exactly as before. Every error message starts with FILE:LINE:COLUMN of the node it is about.
+// A load has two phases. The whole document is read and checked into a plan (no world change): joints
+// find their bodies by name and their values are checked here, so that they point at the key that is
+// wrong. Then the plan is applied through the public API and the generators of scene_generators.h. If
+// anything fails, every joint and body added is destroyed and the world settings are put back, so the
+// world is exactly as before. Every error message starts with FILE:LINE:COLUMN of the node it is about.
 #define _POSIX_C_SOURCE 200809L // strnlen
 
 #include <errno.h>
@@ -23,6 +24,7 @@
 #define SF_MAX_BODIES RB_MAX_GENERATED_BODIES     // per file, listed and generated together
 #define SF_MAX_LISTED_BODIES 1000000              // entries under `bodies` (aliases can multiply them)
 #define SF_MAX_LISTED_SHAPES 2000000
+#define SF_MAX_LISTED_JOINTS 1000000              // entries under `joints`
 
 typedef struct sf_material {
     const char *name;
@@ -43,7 +45,34 @@ typedef struct plan_body {
     const yaml_node_t *at;
 } plan_body;
 
-typedef enum plan_generator_kind { GEN_GRID, GEN_PYRAMID, GEN_PEN, GEN_GROUND } plan_generator_kind;
+// An entry of `joints`: the def without its bodies, which exist only when the plan is applied.
+typedef struct plan_joint {
+    rb_joint_def def;
+    int body_a, body_b; // indices into plan.bodies; body_a -1: the static world
+    const yaml_node_t *at;
+} plan_joint;
+
+// A named listed body, for joints to find by name (sorted by name, then index).
+typedef struct body_name {
+    const char *name;
+    int index;
+} body_name;
+
+// The first 12 of `count` names for a message ("a, b, c, ..."), each cut at 40 characters. The names
+// are the `const char *` at `first`, `stride` bytes apart (a field of an array of structs).
+static void name_list(char *list, size_t size, const char *const *first, size_t stride, int count)
+{
+    size_t used = 0;
+    list[0] = '\0';
+    for (int i = 0; i < count && i < 12 && used < size; ++i) {
+        const char *name = *(const char *const *)((const char *)first + (size_t)i * stride);
+        used += (size_t)snprintf(list + used, size - used, "%s%.40s", i ? ", " : "", name);
+    }
+    if (count > 12 && used < size)
+        snprintf(list + used, size - used, ", ...");
+}
+
+typedef enum plan_generator_kind { GEN_GRID, GEN_PYRAMID, GEN_PEN, GEN_GROUND, GEN_RAGDOLL, GEN_CHAIN } plan_generator_kind;
 
 typedef struct plan_generator {
     plan_generator_kind kind;
@@ -52,6 +81,8 @@ typedef struct plan_generator {
         rb_grid_spec grid;
         rb_pyramid_spec pyramid;
         rb_pen_spec pen;
+        rb_ragdoll_spec ragdoll;
+        rb_chain_spec chain;
         struct {
             float height;
             rb_shape_def def;
@@ -107,6 +138,10 @@ typedef struct plan {
     int shape_count, shape_capacity;
     plan_generator *generators;
     int generator_count;
+    plan_joint *joints;
+    int joint_count;
+    body_name *names; // the named listed bodies, when there are joints
+    int name_count;
     long long total_bodies;
     rb_world_event *events; // time relative to the load; in file order
     int event_count;
@@ -119,6 +154,8 @@ static void plan_free(plan *p)
     free(p->bodies);
     free(p->shapes);
     free(p->generators);
+    free(p->joints);
+    free(p->names);
     free(p->events);
 }
 
@@ -141,7 +178,7 @@ static const char *const SHAPE_KEYS[] = {"sphere", "capsule", "box", "plane", "m
 static const char *const DAMPING_KEYS[] = {"linear", "angular", NULL};
 static const char *const BODY_KEYS[] = {"name", "type", "position", "rotation", "velocity", "angular_velocity",
                                         "mass", "damping", "gravity_scale", "sleep", "awake", "bullet", "shapes", NULL};
-static const char *const GENERATOR_KEYS[] = {"grid", "pyramid", "pen", "ground", NULL};
+static const char *const GENERATOR_KEYS[] = {"grid", "pyramid", "pen", "ground", "ragdoll", "chain", NULL};
 static const char *const GRID_KEYS[] = {"shape", "count", "spacing", "center", "jitter", "velocity_jitter",
                                         "random_rotation", "type",
                                         "mass", NULL};
@@ -150,10 +187,34 @@ static const char *const PEN_KEYS[] = {"half_width", "height", "thickness", "flo
                                        "static_friction", "restitution", "density", NULL};
 static const char *const GROUND_KEYS[] = {"height", "material", "friction", "static_friction", "restitution",
                                           "density", NULL};
+// no density: the parts' masses are given
+static const char *const RAGDOLL_KEYS[] = {"position", "rotation", "scale", "count", "spacing", "mass", "damping",
+                                           "material", "friction", "static_friction", "restitution", NULL};
+static const char *const CHAIN_KEYS[] = {"anchor", "direction", "links", "link_length", "link_radius", "link_mass",
+                                         "end_radius", "end_mass", "material", "friction", "static_friction",
+                                         "restitution", "density", NULL};
+// The keys of a joint by type, in rb_joint_type order; every type takes the common ones.
+#define JOINT_COMMON_KEYS "type", "body_a", "body_b", "anchor", "anchor_b", "collide_connected", "break_force", \
+                          "break_torque"
+static const char *const BALL_JOINT_KEYS[] = {JOINT_COMMON_KEYS, NULL};
+static const char *const HINGE_JOINT_KEYS[] = {JOINT_COMMON_KEYS, "axis", "reference_axis", "lower", "upper",
+                                               "limits", "motor_speed", "max_motor_force", NULL};
+static const char *const CONE_JOINT_KEYS[] = {JOINT_COMMON_KEYS, "axis", "reference_axis", "swing_span1",
+                                              "swing_span2", "twist_span", NULL};
+static const char *const DISTANCE_JOINT_KEYS[] = {JOINT_COMMON_KEYS, "length", "lower", "upper", "limits", "hertz",
+                                                  "damping_ratio", "stiffness", "damping", NULL};
+static const char *const SPRING_JOINT_KEYS[] = {JOINT_COMMON_KEYS, "length", "hertz", "damping_ratio", "stiffness",
+                                                "damping", NULL};
+#undef JOINT_COMMON_KEYS
+static const char *const JOINT_TYPE_NAMES[] = {"ball", "hinge", "cone_twist", "fixed", "distance", "spring", "slider"};
+// (a fixed joint takes the ball's keys, a slider the hinge's)
+static const char *const *const JOINT_KEYS[] = {BALL_JOINT_KEYS,     HINGE_JOINT_KEYS,  CONE_JOINT_KEYS, BALL_JOINT_KEYS,
+                                                DISTANCE_JOINT_KEYS, SPRING_JOINT_KEYS, HINGE_JOINT_KEYS};
+#define JOINT_TYPE_COUNT ((int)(sizeof JOINT_TYPE_NAMES / sizeof JOINT_TYPE_NAMES[0]))
 static const char *const WORLD_KEYS[] = {"gravity", "time_step", "substeps", "iterations", "position_iterations",
                                          "solver", "sleep", "restitution_threshold", "sequential", NULL};
 static const char *const TOP_KEYS[] = {"rubble-scene", "description", "seed", "world", "materials", "bodies",
-                                       "generators", "events", NULL};
+                                       "joints", "generators", "events", NULL};
 static const char *const EVENT_KEYS[] = {"time", "gravity", NULL};
 
 // A value that must be > 0 when given (a body mass; 0 would silently mean "from densities").
@@ -299,12 +360,9 @@ static bool read_material_keys(sf_reader *r, const plan *p, const yaml_node_t *m
                                    ? bsearch(&key, p->materials, (size_t)p->material_count, sizeof key, material_cmp)
                                    : NULL;
         if (!m) {
-            char list[400] = "";
-            size_t used = 0;
-            for (int i = 0; i < p->material_count && i < 12 && used < sizeof list; ++i)
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", p->materials[i].name);
-            if (p->material_count > 12 && used < sizeof list)
-                snprintf(list + used, sizeof list - used, ", ...");
+            char list[400];
+            name_list(list, sizeof list, p->material_count ? &p->materials[0].name : NULL, sizeof p->materials[0],
+                      p->material_count);
             return sf_fail(r, RB_ERR_PARSE, ref, "unknown material '%.60s'; expected one of the names under "
                            "'materials'%s%s", name, p->material_count ? ": " : " (there are none)", list);
         }
@@ -476,6 +534,315 @@ static bool read_bodies(sf_reader *r, plan *p, const yaml_node_t *node)
     return true;
 }
 
+// ---- joints ----
+
+// A value that must be >= 0 when given (a spring's stiffness, a breaking force).
+static bool opt_nonnegative(sf_reader *r, const yaml_node_t *map, const char *key, const char *context,
+                            const char *unit, float *out)
+{
+    yaml_node_t *v = sf_get(r, map, key);
+    char what[128];
+    if (!v)
+        return true;
+    if (!sf_float(r, v, sf_what(what, sizeof what, context, key), out))
+        return false;
+    if (!(*out >= 0.0f))
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, v, "%s must be >= 0%s, got %g", what, unit, *out);
+    return true;
+}
+
+static int body_name_cmp(const void *a, const void *b)
+{
+    const body_name *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+// The named listed bodies, sorted, for the joints to look up.
+static bool index_body_names(sf_reader *r, plan *p, const yaml_node_t *at)
+{
+    int n = 0;
+    for (int i = 0; i < p->body_count; ++i)
+        n += p->bodies[i].name != NULL;
+    if (n == 0)
+        return true;
+    if (!(p->names = malloc(sizeof *p->names * (size_t)n)))
+        return out_of_memory(r, at, "body names");
+    for (int i = 0; i < p->body_count; ++i)
+        if (p->bodies[i].name)
+            p->names[p->name_count++] = (body_name){p->bodies[i].name, i};
+    qsort(p->names, (size_t)n, sizeof *p->names, body_name_cmp);
+    return true;
+}
+
+// The listed bodies named `name`: the first entry in p->names and how many there are.
+static int find_body_name(const plan *p, const char *name, int *count)
+{
+    int lo = 0, hi = p->name_count;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(p->names[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int end = lo;
+    while (end < p->name_count && strcmp(p->names[end].name, name) == 0)
+        ++end;
+    *count = end - lo;
+    return lo;
+}
+
+static int body_line(const plan *p, int index) { return (int)p->bodies[index].at->start_mark.line + 1; }
+
+// body_a or body_b of a joint: the name of one listed body, or `world` (body_a only) for the static world.
+static bool joint_body(sf_reader *r, const plan *p, const yaml_node_t *v, const char *context, const char *key,
+                       int *out)
+{
+    char what[128];
+    const char *name;
+    if (!sf_string(r, v, sf_what(what, sizeof what, context, key), &name))
+        return false;
+    int count, first = find_body_name(p, name, &count);
+    if (strcmp(name, "world") == 0) {
+        if (count > 0)
+            return sf_fail(r, RB_ERR_PARSE, v, "%s: %s 'world' is ambiguous: it means the static world, and the body "
+                           "at line %d is named 'world' too; rename that body", context, key,
+                           body_line(p, p->names[first].index));
+        if (strcmp(key, "body_b") == 0)
+            return sf_fail(r, RB_ERR_PARSE, v, "%s: body_b must name a body; the static world can only be body_a "
+                           "(swap the two, or leave body_a out)", context);
+        *out = -1;
+        return true;
+    }
+    if (count == 0) {
+        char list[400];
+        name_list(list, sizeof list, &p->names[0].name, sizeof p->names[0], p->name_count);
+        return sf_fail(r, RB_ERR_PARSE, v, "%s: %s '%.60s' names no body; expected the 'name' of a body under "
+                       "'bodies'%s%s", context, key, name, p->name_count ? ": " : " (none has a name)", list);
+    }
+    if (count > 1)
+        return sf_fail(r, RB_ERR_PARSE, v, "%s: %s '%.60s' names %d bodies (lines %d and %d%s); a body that a joint "
+                       "names must have a name of its own", context, key, name, count,
+                       body_line(p, p->names[first].index), body_line(p, p->names[first + 1].index),
+                       count > 2 ? ", ..." : "");
+    *out = p->names[first].index;
+    return true;
+}
+
+// `limits: [lower, upper]`, or `lower` and `upper` together. *at: where they are; NULL when none is given.
+static bool joint_limits(sf_reader *r, const yaml_node_t *node, const char *context, float *lower, float *upper,
+                         const yaml_node_t **at)
+{
+    yaml_node_t *lim = sf_get(r, node, "limits"), *lo = sf_get(r, node, "lower"), *hi = sf_get(r, node, "upper");
+    char what[128], item[160];
+    *at = NULL;
+    if (lim) {
+        if (lo || hi)
+            return sf_fail(r, RB_ERR_PARSE, lo ? lo : hi, "%s: expected either 'limits: [lower, upper]' or 'lower' "
+                           "and 'upper', not both", context);
+        sf_what(what, sizeof what, context, "limits");
+        if (lim->type != YAML_SEQUENCE_NODE || sf_sequence(r, lim, what) != 2) {
+            char got[96];
+            if (lim->type == YAML_SEQUENCE_NODE)
+                rb_format(got, sizeof got, "%d items", sf_sequence(r, lim, what));
+            else
+                sf_describe(lim, got, sizeof got);
+            return sf_fail(r, RB_ERR_PARSE, lim, "%s: expected a sequence of 2 numbers [lower, upper], got %s", what,
+                           got);
+        }
+        if (!sf_float(r, sf_item(r, lim, 0), sf_what(item, sizeof item, what, "lower"), lower) ||
+            !sf_float(r, sf_item(r, lim, 1), sf_what(item, sizeof item, what, "upper"), upper))
+            return false;
+        *at = lim;
+    } else if (lo || hi) {
+        if (!lo || !hi)
+            return sf_fail(r, RB_ERR_PARSE, lo ? lo : hi, "%s: '%s' without '%s'; expected both, or "
+                           "'limits: [lower, upper]'", context, lo ? "lower" : "upper", lo ? "upper" : "lower");
+        if (!sf_float(r, lo, sf_what(what, sizeof what, context, "lower"), lower) ||
+            !sf_float(r, hi, sf_what(what, sizeof what, context, "upper"), upper))
+            return false;
+        *at = lo;
+    } else {
+        return true;
+    }
+    if (*lower > *upper)
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, *at, "%s limits: expected lower <= upper, got [%g, %g]", context,
+                       *lower, *upper);
+    return true;
+}
+
+// A spring: `hertz` (with `damping_ratio`), or `stiffness` and `damping`. *at: where; NULL when none is given.
+static bool joint_spring(sf_reader *r, const yaml_node_t *node, const char *context, rb_joint_def *d,
+                         const yaml_node_t **at)
+{
+    yaml_node_t *hz = sf_get(r, node, "hertz"), *ratio = sf_get(r, node, "damping_ratio");
+    yaml_node_t *k = sf_get(r, node, "stiffness"), *c = sf_get(r, node, "damping");
+    *at = hz ? hz : ratio ? ratio : k ? k : c;
+    if (!*at)
+        return true;
+    if ((hz || ratio) && (k || c))
+        return sf_fail(r, RB_ERR_PARSE, k ? k : c, "%s: a spring takes either 'hertz' (with 'damping_ratio') or "
+                       "'stiffness' and 'damping', not both", context);
+    if (ratio && !hz)
+        return sf_fail(r, RB_ERR_PARSE, ratio, "%s: 'damping_ratio' without 'hertz'; expected both, or 'stiffness' "
+                       "and 'damping'", context);
+    if (k || c) // a spring joint's default is 1 Hz: stiffness and damping take its place
+        d->hertz = d->damping_ratio = 0.0f;
+    if (!opt_nonnegative(r, node, "hertz", context, " Hz", &d->hertz) ||
+        !opt_nonnegative(r, node, "damping_ratio", context, "", &d->damping_ratio) ||
+        !opt_nonnegative(r, node, "stiffness", context, " N/m", &d->stiffness) ||
+        !opt_nonnegative(r, node, "damping", context, " N s/m", &d->damping))
+        return false;
+    if (d->hertz == 0.0f && d->stiffness == 0.0f && d->damping == 0.0f)
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, *at, "%s: a spring needs hertz > 0, or a stiffness or damping > 0",
+                       context);
+    return true;
+}
+
+// A cone-twist span: swing spans in (0, pi), the twist span in [0, pi] (0 locks the twist).
+static bool joint_span(sf_reader *r, const yaml_node_t *node, const char *context, const char *key, bool open,
+                       float *out)
+{
+    yaml_node_t *v = sf_get(r, node, key);
+    char what[128];
+    if (!v)
+        return true;
+    if (!sf_float(r, v, sf_what(what, sizeof what, context, key), out))
+        return false;
+    if (!(*out >= 0.0f && *out <= RB_PI) || (open && (*out == 0.0f || *out == RB_PI)))
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, v, "%s must be in %s0, pi%s rad, got %g", what, open ? "(" : "[",
+                       open ? ")" : "]", *out);
+    return true;
+}
+
+static bool read_joint(sf_reader *r, const plan *p, const yaml_node_t *node, int index, plan_joint *j)
+{
+    char context[48];
+    rb_format(context, sizeof context, "joint %d", index + 1);
+    if (node->type != YAML_MAPPING_NODE) // before sf_get, which reads a mapping
+        return sf_mapping(r, node, context, BALL_JOINT_KEYS);
+    j->at = node;
+    const char *name;
+    char what[128];
+    yaml_node_t *v = sf_require(r, node, "type", context);
+    if (!v || !sf_string(r, v, sf_what(what, sizeof what, context, "type"), &name))
+        return false;
+    int type = -1;
+    for (int t = 0; t < JOINT_TYPE_COUNT && type < 0; ++t)
+        if (strcmp(name, JOINT_TYPE_NAMES[t]) == 0)
+            type = t;
+    if (type < 0)
+        return sf_fail(r, RB_ERR_PARSE, v, "%s: expected ball, hinge, cone_twist, fixed, distance, spring or slider, "
+                       "got '%.60s'", what, name);
+    char kind[96];
+    rb_format(kind, sizeof kind, "%s (%s)", context, name);
+    if (!sf_mapping(r, node, kind, JOINT_KEYS[type]))
+        return false;
+    static rb_joint_def (*const make_def[])(void) = {
+        rb_default_ball_joint_def,     rb_default_hinge_joint_def,  rb_default_cone_twist_joint_def,
+        rb_default_fixed_joint_def,    rb_default_distance_joint_def, rb_default_spring_joint_def,
+        rb_default_slider_joint_def};
+    rb_joint_def *d = &j->def;
+    *d = make_def[type]();
+
+    // the bodies: two different ones, and one of them dynamic
+    j->body_a = -1;
+    yaml_node_t *a = sf_get(r, node, "body_a"), *b = sf_require(r, node, "body_b", context);
+    if (!b || (a && !joint_body(r, p, a, context, "body_a", &j->body_a)) ||
+        !joint_body(r, p, b, context, "body_b", &j->body_b))
+        return false;
+    if (j->body_a == j->body_b)
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, b, "%s: body_a and body_b are both '%.60s'; a joint joins two "
+                       "different bodies", context, p->bodies[j->body_b].name);
+    rb_body_type ta = j->body_a >= 0 ? p->bodies[j->body_a].def.type : RB_BODY_STATIC;
+    if (ta != RB_BODY_DYNAMIC && p->bodies[j->body_b].def.type != RB_BODY_DYNAMIC)
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, node, "%s: neither body is dynamic (body_a %s%.60s%s, body_b "
+                       "'%.60s'); a joint needs a dynamic body", context, j->body_a >= 0 ? "'" : "",
+                       j->body_a >= 0 ? p->bodies[j->body_a].name : "the static world", j->body_a >= 0 ? "'" : "",
+                       p->bodies[j->body_b].name);
+
+    // where, and along what
+    v = sf_require(r, node, "anchor", context);
+    if (!v || !sf_vec3(r, v, sf_what(what, sizeof what, context, "anchor"), &d->anchor))
+        return false;
+    if ((v = sf_get(r, node, "anchor_b"))) {
+        if (!sf_vec3(r, v, sf_what(what, sizeof what, context, "anchor_b"), &d->anchor_b))
+            return false;
+        d->separate_anchor_b = true;
+    }
+    if ((v = sf_get(r, node, "axis"))) {
+        rb_vec3 x;
+        if (!sf_vec3(r, v, sf_what(what, sizeof what, context, "axis"), &x))
+            return false;
+        if (!(x.x * x.x + x.y * x.y + x.z * x.z > 0.0f))
+            return sf_fail(r, RB_ERR_INVALID_ARGUMENT, v, "%s must be a non-zero vector, got [%g, %g, %g]", what, x.x,
+                           x.y, x.z);
+        d->axis = x;
+    }
+    if (!sf_opt_vec3(r, node, "reference_axis", context, &d->reference_axis))
+        return false;
+
+    // the type's own settings; angles in rad, like every angle of the format but `degrees`
+    const yaml_node_t *at;
+    if (!joint_limits(r, node, context, &d->lower, &d->upper, &at))
+        return false;
+    d->enable_limit = at != NULL;
+    if (at && type == RB_JOINT_HINGE && (d->lower < -RB_PI || d->upper > RB_PI))
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, at, "%s limits: a hinge's limits must lie in [-pi, pi] rad, got "
+                       "[%g, %g]", context, d->lower, d->upper);
+    if (at && type == RB_JOINT_DISTANCE && d->lower < 0.0f)
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, at, "%s limits: a distance joint's limits must be >= 0 m, got "
+                       "[%g, %g]", context, d->lower, d->upper);
+    if (!joint_span(r, node, context, "swing_span1", true, &d->swing_span1) ||
+        !joint_span(r, node, context, "swing_span2", true, &d->swing_span2) ||
+        !joint_span(r, node, context, "twist_span", false, &d->twist_span))
+        return false;
+    yaml_node_t *speed = sf_get(r, node, "motor_speed"), *force = sf_get(r, node, "max_motor_force");
+    if (speed && !force)
+        return sf_fail(r, RB_ERR_PARSE, speed, "%s: 'motor_speed' without 'max_motor_force', the most the motor "
+                       "exerts (N m for a hinge, N for a slider)", context);
+    d->enable_motor = force != NULL;
+    if (!sf_opt_float(r, node, "motor_speed", context, &d->motor_speed) ||
+        !opt_nonnegative(r, node, "max_motor_force", context, type == RB_JOINT_HINGE ? " N m" : " N",
+                         &d->max_motor_force))
+        return false;
+    const yaml_node_t *spring;
+    if (!joint_spring(r, node, context, d, &spring))
+        return false;
+    if (type == RB_JOINT_DISTANCE)
+        d->enable_spring = spring != NULL;
+    if (!opt_nonnegative(r, node, "length", context, " m", &d->length))
+        return false;
+    if ((v = sf_get(r, node, "length")) && type == RB_JOINT_DISTANCE && d->enable_limit && !d->enable_spring)
+        return sf_fail(r, RB_ERR_PARSE, v, "%s: a distance joint with limits is a rope held within [lower, upper]; "
+                       "'length' is a rod's or a spring's length, so it has no meaning here", context);
+    return opt_nonnegative(r, node, "break_force", context, " N (0: never breaks)", &d->break_force) &&
+           opt_nonnegative(r, node, "break_torque", context, " N m (0: never breaks)", &d->break_torque) &&
+           sf_opt_bool(r, node, "collide_connected", context, &d->collide_connected);
+}
+
+// joints: a list of joints between the listed bodies, which they name (read after `bodies`).
+static bool read_joints(sf_reader *r, plan *p, const yaml_node_t *node)
+{
+    int n = sf_sequence(r, node, "joints");
+    if (n <= 0)
+        return n == 0;
+    if (n > SF_MAX_LISTED_JOINTS)
+        return sf_fail(r, RB_ERR_CAPACITY, node, "%d joints listed under 'joints', more than the limit of %d", n,
+                       SF_MAX_LISTED_JOINTS);
+    p->joints = calloc((size_t)n, sizeof *p->joints);
+    if (!p->joints)
+        return out_of_memory(r, node, "joints");
+    if (!index_body_names(r, p, node))
+        return false;
+    for (int i = 0; i < n; ++i)
+        if (!read_joint(r, p, sf_item(r, node, i), i, &p->joints[i]))
+            return false;
+    p->joint_count = n;
+    return true;
+}
+
 // events: a list of {time, gravity}: from `time` seconds after the load, gravity is `gravity`.
 static bool read_events(sf_reader *r, plan *p, const yaml_node_t *node)
 {
@@ -605,13 +972,124 @@ static bool read_pyramid(sf_reader *r, plan *p, const yaml_node_t *node, rb_pyra
            opt_positive(r, node, "mass", "pyramid", &py->mass, "; leave 'mass' out to take it from the shape density");
 }
 
+// `count`: an integer n (n ragdolls along x) or [nx, ny, nz], each >= 0; *total: their product.
+static bool read_count3(sf_reader *r, const yaml_node_t *v, const char *what, int out[3], double *total)
+{
+    bool one = v->type != YAML_SEQUENCE_NODE;
+    if (!one && sf_sequence(r, v, what) != 3)
+        return sf_fail(r, RB_ERR_PARSE, v, "%s: expected an integer or a sequence of 3 integers [nx, ny, nz], got %d "
+                       "items", what, sf_sequence(r, v, what));
+    out[0] = out[1] = out[2] = 1;
+    *total = 1.0;
+    for (int i = 0; i < (one ? 1 : 3); ++i) {
+        const yaml_node_t *item = one ? v : sf_item(r, v, i);
+        long long c;
+        if (!sf_int(r, item, what, LLONG_MIN, LLONG_MAX, RB_OK, &c))
+            return false;
+        if (c < 0)
+            return sf_fail(r, RB_ERR_INVALID_ARGUMENT, item, "%s must be >= 0, got %lld", what, c);
+        if (c > SF_MAX_BODIES)
+            return sf_fail(r, RB_ERR_CAPACITY, item, "%s %lld is more than the limit of %d bodies per scene file", what,
+                           c, SF_MAX_BODIES);
+        out[i] = (int)c;
+        *total *= (double)c;
+    }
+    return true;
+}
+
+static bool read_ragdoll(sf_reader *r, plan *p, const yaml_node_t *node, rb_ragdoll_spec *g)
+{
+    if (!sf_mapping(r, node, "ragdoll", RAGDOLL_KEYS))
+        return false;
+    memset(g, 0, sizeof *g);
+    g->rotation = (rb_quat){0.0f, 0.0f, 0.0f, 1.0f};
+    g->scale = 1.0f;
+    g->count[0] = g->count[1] = g->count[2] = 1;
+    g->mass = 1.0f; // each part, as in the bench scene
+    // the demo's damping, v <- v (1 - d)^t with d = 0.05 and 0.85, as rates: v' = -v ln(1 / (1 - d))
+    g->linear_damping = (float)-log(1.0 - 0.05);
+    g->angular_damping = (float)-log(1.0 - 0.85);
+    g->def = rb_default_shape_def();
+    yaml_node_t *v;
+    if (!sf_opt_vec3(r, node, "position", "ragdoll", &g->position) ||
+        ((v = sf_get(r, node, "rotation")) && !read_rotation(r, v, "ragdoll", &g->rotation)) ||
+        !opt_positive(r, node, "scale", "ragdoll", &g->scale, "") ||
+        !opt_positive(r, node, "mass", "ragdoll", &g->mass, " kg (each of the 11 parts)"))
+        return false;
+    double total = 1.0;
+    yaml_node_t *count = sf_get(r, node, "count");
+    if (count && !read_count3(r, count, "ragdoll count", g->count, &total))
+        return false;
+    if (!count_bodies(r, p, count ? count : node, "these ragdolls", total * RB_RAGDOLL_BODIES))
+        return false;
+    // neighbours 0.17, 0.24 and 0.3 m apart at scale 1
+    g->spacing = (rb_vec3){1.9f * g->scale, 2.0f * g->scale, 0.6f * g->scale};
+    if (!sf_opt_vec3(r, node, "spacing", "ragdoll", &g->spacing))
+        return false;
+    if ((v = sf_get(r, node, "damping"))) {
+        if (!sf_mapping(r, v, "ragdoll damping", DAMPING_KEYS) ||
+            !opt_nonnegative(r, v, "linear", "ragdoll damping", " 1/s", &g->linear_damping) ||
+            !opt_nonnegative(r, v, "angular", "ragdoll damping", " 1/s", &g->angular_damping))
+            return false;
+    }
+    return read_material_keys(r, p, node, "ragdoll", &g->def);
+}
+
+static bool read_chain(sf_reader *r, plan *p, const yaml_node_t *node, rb_chain_spec *c)
+{
+    if (!sf_mapping(r, node, "chain", CHAIN_KEYS))
+        return false;
+    memset(c, 0, sizeof *c);
+    c->direction = (rb_vec3){1.0f, 0.0f, 0.0f};
+    c->def = rb_default_shape_def();
+    yaml_node_t *v = sf_require(r, node, "anchor", "chain");
+    if (!v || !sf_vec3(r, v, "chain anchor", &c->anchor))
+        return false;
+    if ((v = sf_get(r, node, "direction"))) {
+        if (!sf_vec3(r, v, "chain direction", &c->direction))
+            return false;
+        rb_vec3 d = c->direction;
+        if (!(d.x * d.x + d.y * d.y + d.z * d.z > 0.0f))
+            return sf_fail(r, RB_ERR_INVALID_ARGUMENT, v, "chain direction must be a non-zero vector, got [%g, %g, %g]",
+                           d.x, d.y, d.z);
+    }
+    long long links;
+    yaml_node_t *n = sf_require(r, node, "links", "chain");
+    if (!n || !sf_int(r, n, "chain links", LLONG_MIN, LLONG_MAX, RB_OK, &links))
+        return false;
+    if (links < 1)
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, n, "chain links must be >= 1, got %lld", links);
+    if (links > SF_MAX_BODIES)
+        return sf_fail(r, RB_ERR_CAPACITY, n, "chain links %lld is more than the limit of %d bodies per scene file",
+                       links, SF_MAX_BODIES);
+    c->links = (int)links;
+    if (!sf_req_float(r, node, "link_length", "chain", &c->link_length) ||
+        !sf_req_float(r, node, "link_radius", "chain", &c->link_radius))
+        return false;
+    if (!(c->link_radius > 0.0f))
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, sf_get(r, node, "link_radius"), "chain link_radius must be > 0, "
+                       "got %g", c->link_radius);
+    if (!(c->link_length >= 2.0f * c->link_radius))
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, sf_get(r, node, "link_length"), "chain link_length must be at "
+                       "least 2 link_radius = %g m (a link is a capsule that long overall, joint to joint), got %g",
+                       2.0f * c->link_radius, c->link_length);
+    if (!opt_positive(r, node, "link_mass", "chain", &c->link_mass, "; leave it out to take it from the density") ||
+        !opt_positive(r, node, "end_radius", "chain", &c->end_radius, "; leave it out for a chain without a weight") ||
+        !opt_positive(r, node, "end_mass", "chain", &c->end_mass, "; leave it out to take it from the density"))
+        return false;
+    if ((v = sf_get(r, node, "end_mass")) && !sf_get(r, node, "end_radius"))
+        return sf_fail(r, RB_ERR_PARSE, v, "chain: 'end_mass' without 'end_radius', the size of the weight at the end");
+    return read_material_keys(r, p, node, "chain", &c->def) &&
+           count_bodies(r, p, n, "this chain", (double)links + (c->end_radius > 0.0f));
+}
+
 static bool read_generator(sf_reader *r, plan *p, const yaml_node_t *node, plan_generator *gen)
 {
     if (!sf_mapping(r, node, "generator", GENERATOR_KEYS))
         return false;
     if (sf_mapping_size(node) != 1)
-        return sf_fail(r, RB_ERR_PARSE, node, "generator: expected exactly one of grid, pyramid, pen, ground, got %d "
-                       "keys", sf_mapping_size(node));
+        return sf_fail(r, RB_ERR_PARSE, node, "generator: expected exactly one of grid, pyramid, pen, ground, "
+                       "ragdoll, chain, got %d keys", sf_mapping_size(node));
     const char *kind = (const char *)sf_mapping_key(r, node, 0)->data.scalar.value;
     yaml_node_t *v = sf_mapping_value(r, node, 0);
     gen->at = v;
@@ -633,6 +1111,14 @@ static bool read_generator(sf_reader *r, plan *p, const yaml_node_t *node, plan_
                sf_req_float(r, v, "height", "pen", &pen->height) &&
                sf_opt_float(r, v, "thickness", "pen", &pen->thickness) && sf_opt_float(r, v, "floor", "pen", &pen->floor) &&
                read_material_keys(r, p, v, "pen", &pen->def) && count_bodies(r, p, v, "this pen", 4.0);
+    }
+    if (strcmp(kind, "ragdoll") == 0) {
+        gen->kind = GEN_RAGDOLL;
+        return read_ragdoll(r, p, v, &gen->u.ragdoll);
+    }
+    if (strcmp(kind, "chain") == 0) {
+        gen->kind = GEN_CHAIN;
+        return read_chain(r, p, v, &gen->u.chain);
     }
     gen->kind = GEN_GROUND;
     gen->u.ground.height = 0.0f;
@@ -779,6 +1265,9 @@ static bool make_plan(sf_reader *r, plan *p)
         return false;
     if ((v = sf_get(r, root, "bodies")) && !read_bodies(r, p, v))
         return false;
+    // joints after the bodies they name, wherever they are in the file
+    if ((v = sf_get(r, root, "joints")) && !read_joints(r, p, v))
+        return false;
     if ((v = sf_get(r, root, "generators")) && !read_generators(r, p, v))
         return false;
     if ((v = sf_get(r, root, "events")) && !read_events(r, p, v))
@@ -839,7 +1328,8 @@ static bool create_body(sf_reader *r, rb_world_id wid, const plan *p, const plan
     return true;
 }
 
-static bool run_generator(sf_reader *r, rb_world_id wid, const plan_generator *g, rb_lcg *rng, rb_body_list *created)
+static bool run_generator(sf_reader *r, rb_world_id wid, const plan_generator *g, rb_lcg *rng, rb_body_list *created,
+                          rb_joint_list *joints)
 {
     rb_status s = RB_OK;
     switch (g->kind) {
@@ -847,8 +1337,10 @@ static bool run_generator(sf_reader *r, rb_world_id wid, const plan_generator *g
     case GEN_PYRAMID: s = rb_generate_pyramid(wid, &g->u.pyramid, created); break;
     case GEN_PEN: s = rb_generate_pen(wid, &g->u.pen, created); break;
     case GEN_GROUND: s = rb_generate_ground(wid, g->u.ground.height, &g->u.ground.def, created); break;
+    case GEN_RAGDOLL: s = rb_generate_ragdolls(wid, &g->u.ragdoll, created, joints); break;
+    case GEN_CHAIN: s = rb_generate_chain(wid, &g->u.chain, created, joints); break;
     }
-    static const char *const names[] = {"grid: ", "pyramid: ", "pen: ", "ground: "};
+    static const char *const names[] = {"grid: ", "pyramid: ", "pen: ", "ground: ", "ragdoll: ", "chain: "};
     return s == RB_OK || api_failed(r, s, g->at, names[g->kind]);
 }
 
@@ -898,16 +1390,38 @@ static int timed_event_cmp(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
-static bool apply_plan(sf_reader *r, rb_world *w, rb_world_id wid, const plan *p, rb_body_list *created)
+// The listed joints, between the listed bodies (the first p->body_count of `bodies`, in order).
+static bool create_joints(sf_reader *r, rb_world_id wid, const plan *p, const rb_body_list *bodies,
+                          rb_joint_list *joints)
+{
+    for (int i = 0; i < p->joint_count; ++i) {
+        const plan_joint *j = &p->joints[i];
+        rb_joint_def d = j->def;
+        d.body_a = j->body_a >= 0 ? bodies->ids[j->body_a] : rb_null_body_id;
+        d.body_b = bodies->ids[j->body_b];
+        rb_status s = rb_generate_joint(wid, &d, joints);
+        if (s != RB_OK) {
+            char prefix[48];
+            rb_format(prefix, sizeof prefix, "joint %d: ", i + 1);
+            return api_failed(r, s, j->at, prefix);
+        }
+    }
+    return true;
+}
+
+static bool apply_plan(sf_reader *r, rb_world *w, rb_world_id wid, const plan *p, rb_body_list *created,
+                       rb_joint_list *joints)
 {
     if (!apply_world(r, w, wid, p))
         return false;
     for (int i = 0; i < p->body_count; ++i)
         if (!create_body(r, wid, p, &p->bodies[i], created))
             return false;
+    if (!create_joints(r, wid, p, created, joints))
+        return false;
     rb_lcg rng = {p->seed}; // one stream for all generators, in file order
     for (int i = 0; i < p->generator_count; ++i)
-        if (!run_generator(r, wid, &p->generators[i], &rng, created))
+        if (!run_generator(r, wid, &p->generators[i], &rng, created, joints))
             return false;
     // the events are scheduled before the last step that can fail, so that nothing needs undoing
     // after it; they go after the world's pending ones with the same time, in file order among
@@ -938,6 +1452,24 @@ static bool apply_plan(sf_reader *r, rb_world *w, rb_world_id wid, const plan *p
     return true;
 }
 
+// Gives back the joint slots at and above `slots`, all of them free (the joints a failed load created
+// and destroyed again), as rb_trim_free_slots does for bodies and shapes: the next joint takes the slot
+// it would have taken without the failed load.
+static void trim_free_joint_slots(rb_world *w, int slots)
+{
+    rb_scene *sc = &w->scene;
+    for (int j = slots; j < sc->joint_slots; ++j)
+        if (sc->joints[j].type >= 0)
+            return; // not all free: keep every slot (never happens for a load's own joints)
+    int kept = 0;
+    for (int i = 0; i < w->joint_free_count; ++i)
+        if (w->joint_free[i] < slots)
+            w->joint_free[kept++] = w->joint_free[i];
+    w->joint_free_count = kept;
+    if (slots < sc->joint_slots)
+        sc->joint_slots = slots;
+}
+
 static rb_status load_text(rb_world *w, rb_world_id wid, const char *text, size_t size, const char *name)
 {
     if (size > SF_MAX_FILE_BYTES)
@@ -949,12 +1481,17 @@ static rb_status load_text(rb_world *w, rb_world_id wid, const char *text, size_
     if (sf_open(&r, name, text, size) == RB_OK && make_plan(&r, &p)) {
         rb_world_def saved_settings = w->settings;
         bool saved_contacts_stale = w->contacts_stale;
-        int body_slots = w->scene.body_slots, shape_slots = w->scene.shape_slots;
+        int body_slots = w->scene.body_slots, shape_slots = w->scene.shape_slots, joint_slots = w->scene.joint_slots;
         rb_body_list created = {0};
-        if (apply_plan(&r, w, wid, &p, &created)) {
+        rb_joint_list joints = {0};
+        if (apply_plan(&r, w, wid, &p, &created, &joints)) {
             rb_body_list_free(&created);
+            rb_joint_list_free(&joints);
         } else {
+            // the joints first, newest first, so their slots go back to the free list in order
+            rb_joint_list_destroy_all(&joints);
             rb_body_list_destroy_all(&created);
+            trim_free_joint_slots(w, joint_slots);
             rb_trim_free_slots(w, body_slots, shape_slots);
             w->settings = saved_settings;
             // the destroyed bodies were new, so the last step's contacts are as valid as before

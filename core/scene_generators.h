@@ -1,5 +1,6 @@
 // Generators shared by rb_build_standard_scene and the scene-file loader: grids of bodies with the
-// seeded jitter and rotations of docs/bench-scenes.md, square pyramids of boxes, the pen of walls.
+// seeded jitter and rotations of docs/bench-scenes.md, square pyramids of boxes, the pen of walls, and
+// jointed ones: the ragdolls and the chain of docs/bench-scenes.md ("Jointed scenes").
 #ifndef RB_CORE_SCENE_GENERATORS_H
 #define RB_CORE_SCENE_GENERATORS_H
 
@@ -24,6 +25,18 @@ typedef struct rb_body_list {
 rb_status rb_body_list_push(rb_body_list *l, rb_body_id id);
 void rb_body_list_destroy_all(rb_body_list *l); // destroys the bodies and frees the list
 void rb_body_list_free(rb_body_list *l);        // frees the list only
+
+// Joints created so far: a failed load destroys them, newest first, before its bodies, so the joint
+// slots are given back in the order they were taken.
+typedef struct rb_joint_list {
+    rb_joint_id *ids;
+    int count, capacity;
+} rb_joint_list;
+
+void rb_joint_list_destroy_all(rb_joint_list *l); // destroys the joints and frees the list
+void rb_joint_list_free(rb_joint_list *l);        // frees the list only
+// Creates a joint and records it.
+rb_status rb_generate_joint(rb_world_id w, const rb_joint_def *def, rb_joint_list *created);
 
 // The shape every generated body gets.
 typedef struct rb_gen_shape {
@@ -73,6 +86,48 @@ typedef struct rb_pen_spec {
     rb_shape_def def;
 } rb_pen_spec;
 
+// Ragdolls: Bullet's BenchmarkDemo ragdoll (docs/bench-scenes.md "ragdolls", where scale is 3.5) of
+// RB_RAGDOLL_BODIES capsules (along their local y) and RB_RAGDOLL_JOINTS joints (hinges and
+// cone-twists with the demo's frames and limits; the anchors of each joint are the demo's two pivots,
+// which do not meet at creation). count[0] x count[1] x count[2] ragdolls, created in loop order y, x,
+// z, each one's bodies (pelvis, spine, head, left upper and lower leg, right upper and lower leg, left
+// upper and lower arm, right upper and lower arm) then its joints. Ragdoll (ix, iy, iz) has its origin
+// o at position + R ((ix - (nx-1)/2) sx, iy sy, (iz - (nz-1)/2) sz); each part is at o + R (scale x its
+// offset), turned by R. At scale 1 a ragdoll stands 1.76 m tall, from 0.035 m below o (the feet) to
+// 1.725 m above (the head), its arms spread 1.73 m wide along x, 0.3 m thick.
+#define RB_RAGDOLL_BODIES 11
+#define RB_RAGDOLL_JOINTS 10
+
+typedef struct rb_ragdoll_spec {
+    rb_vec3 position;        // m, origin of the middle ragdoll of the bottom layer
+    rb_quat rotation;        // of every ragdoll about its origin
+    float scale;             // > 0: 1 is the demo's size, 3.5 the bench scene's
+    int count[3];            // ragdolls along x, y, z
+    rb_vec3 spacing;         // m between neighbouring origins
+    float mass;              // kg, each part (> 0)
+    float linear_damping;    // 1/s, each part
+    float angular_damping;   // 1/s, each part
+    rb_shape_def def;        // material of the capsules
+} rb_ragdoll_spec;
+
+// A chain hung from `anchor`: `links` capsules of overall length link_length (joint to joint) and
+// radius link_radius, laid end to end from the anchor along `direction` (each along its local y), then
+// a sphere of end_radius (when > 0) whose surface touches the last link's free end. Ball joints at
+// anchor + k link_length direction: joint 0 holds link 0 to the static world, joint k (k < links)
+// link k to link k - 1, and joint `links` the sphere to the last link. Bodies and joints are created
+// in that order: the links, the sphere, then the joints.
+typedef struct rb_chain_spec {
+    rb_vec3 anchor;          // m, the fixed end
+    rb_vec3 direction;       // from the anchor along the chain at creation (any length > 0)
+    int links;               // >= 1
+    float link_length;       // m, >= 2 link_radius
+    float link_radius;       // m
+    float link_mass;         // kg, each link; 0: from the density
+    float end_radius;        // m, the weight at the end; 0: none
+    float end_mass;          // kg; 0: from the density
+    rb_shape_def def;        // material of the links and the weight
+} rb_chain_spec;
+
 // Largest number of bodies one generator may create (a typo in a count must not eat the machine).
 #define RB_MAX_GENERATED_BODIES 20000000
 
@@ -81,6 +136,9 @@ rb_status rb_generate_pyramid(rb_world_id w, const rb_pyramid_spec *spec, rb_bod
 rb_status rb_generate_pen(rb_world_id w, const rb_pen_spec *spec, rb_body_list *created);
 // A static ground plane y = height.
 rb_status rb_generate_ground(rb_world_id w, float height, const rb_shape_def *def, rb_body_list *created);
+rb_status rb_generate_ragdolls(rb_world_id w, const rb_ragdoll_spec *spec, rb_body_list *bodies,
+                               rb_joint_list *joints);
+rb_status rb_generate_chain(rb_world_id w, const rb_chain_spec *spec, rb_body_list *bodies, rb_joint_list *joints);
 // One body with one shape.
 rb_status rb_generate_body(rb_world_id w, const rb_body_def *body, const rb_gen_shape *shape, rb_body_list *created);
 

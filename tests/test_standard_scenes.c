@@ -1,6 +1,8 @@
 // The standard benchmark scenes of docs/bench-scenes.md: rb_build_standard_scene puts every body
 // where the formulas say (checked here by hand, with the LCG re-derived from its definition), and the
-// files data/scenes/{pyramid,stack,pile,boxes}.yaml build exactly the same worlds, bit for bit.
+// files data/scenes/{pyramid,stack,pile,boxes}.yaml build exactly the same worlds, bit for bit. The
+// jointed scenes chain and ragdolls are checked against the numbers of bench-scenes.md, and their
+// joints measured with bench/compare/joint_scenes.h, the formulas the ODE and Bullet drivers use.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "../bench/compare/joint_scenes.h"
 #include "rubble.h"
 
 // ---- helpers ----
@@ -499,6 +502,247 @@ static void test_another_seed_moves_the_jitter_but_not_the_grid(void **state)
     rb_destroy_world(b);
 }
 
+// ---- the jointed scenes ----
+
+static rb_world_id new_jointed_world(const char *scene)
+{
+    rb_world_def def = rb_default_world_def();
+    def.backend = RB_BACKEND_CPU; // the figures below are the CPU solver's
+    def.threads = 1;
+    def.enable_sleep = false; // as `rubble bench` runs them
+    rb_world_id w;
+    assert_int_equal(rb_create_world(&def, &w), RB_OK);
+    assert_int_equal(rb_build_standard_scene(w, scene, 1), RB_OK);
+    return w;
+}
+
+static int joint_count(rb_world_id w)
+{
+    int n = -1;
+    assert_int_equal(rb_world_get_joint_count(w, &n), RB_OK);
+    return n;
+}
+
+static void assert_mass_data(rb_world_id w, int slot, double mass, double ixz, double iy)
+{
+    rb_mass_data m;
+    assert_int_equal(rb_body_get_mass_data(body_at(w, slot), &m), RB_OK);
+    assert_near(m.mass, mass, 0.0);
+    assert_vec3_near(m.center, 0.0, 0.0, 0.0, 0.0);
+    assert_vec3_near(m.inertia, ixz, iy, ixz, 1e-7);
+}
+
+// The scene's poses read back (rubble's quaternion is x, y, z, w; the scene's w, x, y, z), measured
+// with joint_scenes.h. The scene's bodies are the world's last `s->body_count` slots.
+static scn_quality measure_jointed(rb_world_id w, const scn_scene *s)
+{
+    int n = s->body_count, first = body_count(w) - n;
+    rb_transform *t = malloc((size_t)n * sizeof *t);
+    rb_vec3 *v = malloc((size_t)n * 2 * sizeof *v);
+    scn_pose *p = malloc((size_t)n * sizeof *p);
+    assert_non_null(t);
+    assert_non_null(v);
+    assert_non_null(p);
+    assert_int_equal(rb_world_get_transforms(w, first, n, t), RB_OK);
+    assert_int_equal(rb_world_get_velocities(w, first, n, v, v + n), RB_OK);
+    for (int i = 0; i < n; ++i) {
+        p[i].position = scn_v3(t[i].p.x, t[i].p.y, t[i].p.z);
+        p[i].orientation = scn_q(t[i].q.w, t[i].q.x, t[i].q.y, t[i].q.z);
+        p[i].velocity = scn_v3(v[i].x, v[i].y, v[i].z);
+    }
+    scn_quality q;
+    scn_measure(s, p, &q);
+    free(t);
+    free(v);
+    free(p);
+    return q;
+}
+
+static void test_chain_is_40_capsule_links_and_a_20_kg_sphere_on_41_ball_joints_without_ground(void **state)
+{
+    (void)state;
+    rb_world_id w = new_jointed_world("chain");
+    // no ground: 41 dynamic bodies and nothing else
+    assert_int_equal(body_count(w), 41);
+    int statics, dynamics;
+    count_types(w, &statics, &dynamics);
+    assert_int_equal(statics, 0);
+    assert_int_equal(dynamics, 41);
+    assert_int_equal(joint_count(w), 41);
+
+    // link k: capsule r 0.1, L 0.5 (half length 0.25 along local y), at (0.35 + 0.7k, 30, 0), turned -90°
+    // about z so that its axis lies along world x
+    double h = sqrt(0.5);
+    for (int k = 0; k < 40; k += 13) {
+        rb_transform t = transform_at(w, k);
+        assert_vec3_near(t.p, 0.35 + 0.7 * k, 30.0, 0.0, 1e-5);
+        assert_near(t.q.z, -h, 1e-7);
+        assert_near(t.q.w, h, 1e-7);
+        rb_capsule c;
+        assert_int_equal(rb_shape_get_capsule(only_shape(w, k), &c), RB_OK);
+        assert_near(c.radius, 0.1, 1e-8);
+        assert_near(c.half_length, 0.25, 0.0);
+        assert_standard_material(only_shape(w, k));
+        // the solid capsule: m_c = 0.5 / (0.5 + 0.4/3) = 0.7895 kg in the cylinder, the rest in the caps
+        assert_mass_data(w, k, 1.0, 0.036368421, 0.004789474);
+    }
+    // the sphere: r 0.5, 20 kg, I = 2/5 m r² = 2 kg m², at (28.5, 30, 0)
+    assert_vec3_near(transform_at(w, 40).p, 28.5, 30.0, 0.0, 0.0);
+    rb_sphere ball;
+    assert_int_equal(rb_shape_get_sphere(only_shape(w, 40), &ball), RB_OK);
+    assert_true(ball.radius == 0.5f);
+    assert_mass_data(w, 40, 20.0, 2.0, 2.0);
+
+    // joint 0 holds link 0 to the static world; joint k links body k - 1 to body k; all are balls
+    rb_joint_id joints[41];
+    int n = 0;
+    assert_int_equal(rb_world_get_joints(w, joints, 41, &n), RB_OK);
+    assert_int_equal(n, 41);
+    for (int k = 0; k < 41; ++k) {
+        rb_joint_type type;
+        rb_body_id a, b;
+        assert_int_equal(rb_joint_get_type(joints[k], &type), RB_OK);
+        assert_int_equal(type, RB_JOINT_BALL);
+        assert_int_equal(rb_joint_get_bodies(joints[k], &a, &b), RB_OK);
+        assert_true(rb_body_equal(b, body_at(w, k)));
+        assert_true(k == 0 ? rb_body_equal(a, rb_null_body_id) : rb_body_equal(a, body_at(w, k - 1)));
+    }
+    rb_destroy_world(w);
+}
+
+static void test_chain_holds_together_in_its_first_step_and_never_stretches_8_percent(void **state)
+{
+    (void)state;
+    rb_world_id w = new_jointed_world("chain");
+    scn_scene s;
+    assert_true(scn_make("chain", &s));
+    // released at rest, it falls 0.5 g t² = 1.4 mm in the first 1/60 s; its joints must not open up
+    assert_int_equal(rb_world_step(w), RB_OK);
+    scn_quality q = measure_jointed(w, &s);
+    assert_true(q.max_joint_error < 1e-3);
+    assert_true(fabs(q.stretch) < 1e-4);
+    // the 10 s of the standard run: the 20 kg sphere swings on 28.5 m of chain. The soft solver's joints
+    // are springs of twice the contact frequency (docs/joints.md): 5.7% at most (ODE and Bullet: 51-52%;
+    // the 1% is not reached)
+    scn_run run;
+    scn_run_init(&run);
+    scn_run_add(&run, &q);
+    for (int i = 1; i < 600; ++i) {
+        assert_int_equal(rb_world_step(w), RB_OK);
+        q = measure_jointed(w, &s);
+        scn_run_add(&run, &q);
+    }
+    print_message("chain: largest stretch %.4f over 10 s\n", run.max_stretch);
+    assert_true(run.max_stretch < 0.08);
+    assert_int_equal(q.escaped, 0);
+    assert_true(q.min_y < 29.0); // it swung down
+    scn_free(&s);
+    rb_destroy_world(w);
+}
+
+static void test_ragdolls_are_136_ragdolls_of_11_capsules_and_10_joints_on_the_ground(void **state)
+{
+    (void)state;
+    rb_world_id w = new_jointed_world("ragdolls");
+    // 16 rows of 16 - r ragdolls: 136 ragdolls, 1496 bodies, 1360 joints, after the ground plane
+    assert_int_equal(body_count(w), 1497);
+    int statics, dynamics;
+    count_types(w, &statics, &dynamics);
+    assert_int_equal(statics, 1);
+    assert_int_equal(dynamics, 1496);
+    assert_int_equal(joint_count(w), 1360);
+    rb_plane ground;
+    assert_int_equal(rb_shape_get_plane(only_shape(w, 0), &ground), RB_OK);
+    assert_vec3_near(ground.normal, 0.0, 1.0, 0.0, 0.0);
+    assert_true(ground.offset == 0.0f);
+
+    // ragdoll 0 at o = (-48, 1, 0): the pelvis (slot 1) at o + (0, 3.5, 0), a capsule r 0.525, L 0.7
+    assert_vec3_near(transform_at(w, 1).p, -48.0, 4.5, 0.0, 0.0);
+    rb_capsule c;
+    assert_int_equal(rb_shape_get_capsule(only_shape(w, 1), &c), RB_OK);
+    assert_near(c.radius, 0.525, 1e-7);
+    assert_near(c.half_length, 0.35, 1e-7);
+    assert_mass_data(w, 1, 1.0, 0.240151042, 0.124031250);
+    assert_standard_material(only_shape(w, 1));
+    // ragdoll 135, the last (row 15) at o = (-3, 106, -30): its right lower arm, slot 1 + 11·135 + 10,
+    // at o + (2.45, 5.075, 0), turned -90° about z
+    rb_transform arm = transform_at(w, 1496);
+    assert_vec3_near(arm.p, -3.0 + 2.45, 106.0 + 5.075, -30.0, 1e-5);
+    assert_near(arm.q.z, -sqrt(0.5), 1e-7);
+    assert_mass_data(w, 1496, 1.0, 0.099731827, 0.009455385);
+
+    // Bullet's damping 0.05 and 0.85: the velocities are scaled by (1 - d)^(1/60) per 1/60 s step, here
+    // by 1 / (1 + h c) in each of the step's n substeps
+    float dt, lin, ang;
+    int n;
+    assert_int_equal(rb_world_get_time_step(w, &dt, &n), RB_OK);
+    assert_int_equal(rb_body_get_linear_damping(body_at(w, 1), &lin), RB_OK);
+    assert_int_equal(rb_body_get_angular_damping(body_at(w, 1), &ang), RB_OK);
+    assert_near(pow(1.0 + (double)dt / n * lin, -n), 0.999145477, 1e-8);
+    assert_near(pow(1.0 + (double)dt / n * ang, -n), 0.968875977, 1e-8);
+
+    // joints 10d + j: hinges at j = 0, 3, 5, 7, 9, cone-twists at the rest; every hinge angle and twist
+    // is 0 at creation
+    rb_joint_id *joints = malloc(1360 * sizeof *joints);
+    assert_non_null(joints);
+    int count = 0;
+    assert_int_equal(rb_world_get_joints(w, joints, 1360, &count), RB_OK);
+    assert_int_equal(count, 1360);
+    for (int k = 0; k < count; k += 7) {
+        rb_joint_type type;
+        assert_int_equal(rb_joint_get_type(joints[k], &type), RB_OK);
+        int j = k % 10;
+        bool hinge = j == 0 || j == 3 || j == 5 || j == 7 || j == 9;
+        assert_int_equal(type, hinge ? RB_JOINT_HINGE : RB_JOINT_CONE_TWIST);
+        float coordinate;
+        assert_int_equal(rb_joint_get_coordinate(joints[k], &coordinate), RB_OK);
+        assert_near(coordinate, 0.0, 1e-6);
+    }
+    // joint 7 (left elbow) of ragdoll 0 links the left upper arm (slot 8) to the left lower arm (slot 9)
+    rb_body_id a, b;
+    assert_int_equal(rb_joint_get_bodies(joints[7], &a, &b), RB_OK);
+    assert_true(rb_body_equal(a, body_at(w, 8)));
+    assert_true(rb_body_equal(b, body_at(w, 9)));
+    // θ is B relative to A about ẑ: the left knee (joint 3, ẑ = (1, 0, 0)) with the lower leg (slot 5)
+    // turned by +0.3 rad about x reads +0.3, beyond its upper stop at 0
+    rb_transform shin = transform_at(w, 5);
+    shin.q = (rb_quat){(float)sin(0.15), 0.0f, 0.0f, (float)cos(0.15)};
+    assert_int_equal(rb_body_set_transform(body_at(w, 5), shin.p, shin.q), RB_OK);
+    float knee;
+    assert_int_equal(rb_joint_get_coordinate(joints[3], &knee), RB_OK);
+    assert_near(knee, 0.3, 1e-5);
+    free(joints);
+    rb_destroy_world(w);
+}
+
+static void test_ragdolls_pull_their_anchors_together_and_fall_without_coming_apart(void **state)
+{
+    (void)state;
+    rb_world_id w = new_jointed_world("ragdolls");
+    scn_scene s;
+    assert_true(scn_make("ragdolls", &s));
+    // at creation the anchors of a shoulder are 0.3654 m apart, and the scene must not have snapped them
+    scn_quality q = measure_jointed(w, &s);
+    assert_near(q.max_joint_error, 0.3654, 1e-3);
+    // a quarter of a second later the joints have closed the gaps, before row 0 lands (t ≈ 0.42 s)
+    for (int i = 0; i < 15; ++i)
+        assert_int_equal(rb_world_step(w), RB_OK);
+    q = measure_jointed(w, &s);
+    assert_true(q.max_joint_error < 5e-3);
+    assert_true(q.max_limit_violation < 0.035);
+    // 10 s: every row has landed (the last at t ≈ 4.8 s, 42 m/s) and the ragdolls lie on the ground,
+    // in one piece and within their joints' limits
+    for (int i = 15; i < 600; ++i)
+        assert_int_equal(rb_world_step(w), RB_OK);
+    q = measure_jointed(w, &s);
+    assert_int_equal(q.escaped, 0);
+    assert_true(q.min_y > 0.0);
+    assert_true(q.max_joint_error < 0.01);
+    assert_true(q.max_limit_violation < 0.035);
+    scn_free(&s);
+    rb_destroy_world(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -515,6 +759,10 @@ int main(void)
         cmocka_unit_test(test_standard_scenes_set_gravity_even_when_the_world_had_another),
         cmocka_unit_test(test_unknown_standard_scene_names_fail_and_add_nothing),
         cmocka_unit_test(test_another_seed_moves_the_jitter_but_not_the_grid),
+        cmocka_unit_test(test_chain_is_40_capsule_links_and_a_20_kg_sphere_on_41_ball_joints_without_ground),
+        cmocka_unit_test(test_chain_holds_together_in_its_first_step_and_never_stretches_8_percent),
+        cmocka_unit_test(test_ragdolls_are_136_ragdolls_of_11_capsules_and_10_joints_on_the_ground),
+        cmocka_unit_test(test_ragdolls_pull_their_anchors_together_and_fall_without_coming_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,8 +4,10 @@
 #   test_viewer.sh render VIEWER PNG_STATS
 #       Renders the pyramid for 60 frames under Xvfb (Mesa's software OpenGL) and checks the PNG:
 #       its size, that it is not blank (many colours, no colour covering most of it), and that
-#       box-coloured pixels cover a plausible part of it. Without Xvfb it skips (exit 77), except
-#       in CI (CI=true), where the viewer is built and this test must run.
+#       box-coloured pixels cover a plausible part of it. Then the joints: tests/data/joints_pendulum.yaml
+#       (one joint of each kind) has joint-coloured pixels, none with --no-joints, and the pyramid
+#       (no joints) none. Without Xvfb it skips (exit 77), except in CI (CI=true), where the viewer is
+#       built and this test must run.
 #   test_viewer.sh panel VIEWER PNG_STATS
 #       The text and the side panel (Dear ImGui), headless under Xvfb: with --panel the panel's colour
 #       fills its rectangle at the right and is nowhere else, the heads-up corner has text-coloured
@@ -56,6 +58,9 @@ trap '[ -n "$xvfb_pid" ] && { kill "$xvfb_pid"; wait "$xvfb_pid"; } 2>/dev/null;
 # of them are after 60 frames); the ground is a bluish grey, the sky light blue, the heads-up panel
 # dark. This RGB box takes the cubes' lit and shaded faces and none of the rest.
 BOX_RANGE=80-255,40-200,0-95
+# The joints' magenta (viewer/joint_draw.h: A's anchors and links, the limits), as drawn (255, 40, 255)
+# and where a shape hides it (55%: 140, 22, 140); no shape colour, sky or ground comes near it.
+JOINTS=120-255,0-70,120-255
 
 case "$mode" in
 render)
@@ -84,6 +89,22 @@ render)
   awk -v f="$boxes" 'BEGIN { exit !(f >= 0.06 && f <= 0.45) }' ||
     fail "box-coloured pixels ($BOX_RANGE) cover $boxes of the frame, expected 0.06 to 0.45"
   echo "ok: pyramid after 60 frames: $colours colours, box-coloured fraction $boxes"
+
+  # joints: drawn over the scene in their own colour, hidden with --no-joints
+  scene="$(dirname "$0")/data/joints_pendulum.yaml"
+  joint_fraction() { "$stats" "$1" "$JOINTS" | awk '/^range /{print $3}'; }
+  "$viewer" "$scene" --frames 30 --screenshot "$tmp/joints.png" >"$tmp/log" 2>&1 ||
+    { cat "$tmp/log"; fail "rubble-view $scene failed"; }
+  "$viewer" "$scene" --no-joints --frames 30 --screenshot "$tmp/no-joints.png" >"$tmp/log" 2>&1 ||
+    { cat "$tmp/log"; fail "rubble-view $scene --no-joints failed"; }
+  shown=$(joint_fraction "$tmp/joints.png")
+  hidden=$(joint_fraction "$tmp/no-joints.png")
+  pyramid=$(joint_fraction "$out")
+  echo "joint-coloured pixels ($JOINTS): $shown with joints, $hidden with --no-joints, $pyramid in the pyramid"
+  # six joints' anchors (discs of 4 to 9 pixels), links and gizmos: about 500 pixels at 1280 x 720
+  awk -v j="$shown" -v n="$hidden" -v p="$pyramid" 'BEGIN { exit !(j * 1280 * 720 >= 150 && n == 0 && p == 0) }' ||
+    fail "joints are not drawn in their colour, or that colour shows without them"
+  echo "ok: joints drawn, and hidden with --no-joints"
   ;;
 panel)
   # the text drawn with Dear ImGui and the side panel, headless: --panel opens the panel, --panel-scene

@@ -79,23 +79,32 @@ static int parse_bench_options(int argc, char **argv, bench_options *o)
     return -1;
 }
 
-// With --sleep: the first step after which no body is awake (the counters walk the bodies, so this runs
-// after each step's timing, in the hook)
-typedef struct sleep_watch {
+// After each step, outside the timed span: with --sleep, the first step after which no body is awake
+// (the counters walk the bodies); for the chain, the joint quality's maxima over the run.
+typedef struct step_watch {
+    bool sleep;
     int all_asleep_step; // 0: not yet
-} sleep_watch;
+    joint_watch *joints; // NULL: nothing measured per step
+} step_watch;
 
-static int watch_sleep(void *context, rb_world_id world, int done)
+static int watch_step(void *context, rb_world_id world, int done)
 {
-    sleep_watch *sw = context;
+    step_watch *sw = context;
     rb_counters c;
-    if (sw->all_asleep_step == 0 && rb_world_get_counters(world, &c) == RB_OK && c.awake_bodies == 0)
+    if (sw->sleep && sw->all_asleep_step == 0 && rb_world_get_counters(world, &c) == RB_OK && c.awake_bodies == 0)
         sw->all_asleep_step = done;
+    if (sw->joints && joint_watch_step(sw->joints, world) != RB_OK)
+        return cli_library_error("rubble bench", "cannot read the bodies", world);
     return CLI_EXIT_OK;
 }
 
+static void emit_json_number(void *context, const char *key, double value)
+{
+    json_number(context, key, value);
+}
+
 static void print_json(rb_world_id w, const bench_options *o, int bodies, const timed_steps *t,
-                       const scene_quality *q, const sleep_watch *sw)
+                       const scene_quality *q, const joint_watch *jw, const step_watch *sw)
 {
     rb_world_info info = {0};
     rb_counters c = {0};
@@ -119,6 +128,11 @@ static void print_json(rb_world_id w, const bench_options *o, int bodies, const 
     json_int(&j, "threads", info.threads);
     json_string(&j, "scene", o->scene);
     json_int(&j, "bodies", bodies);
+    if (q->has_joints) {
+        int joints = 0;
+        rb_world_get_joint_count(w, &joints);
+        json_int(&j, "joints", joints);
+    }
     json_int(&j, "steps", t->steps);
     json_int(&j, "substeps", substeps);
     json_bool(&j, "sleep", o->sleep);
@@ -149,6 +163,8 @@ static void print_json(rb_world_id w, const bench_options *o, int bodies, const 
         json_int(&j, "escaped", q->escaped);
     if (q->has_min_y)
         json_number(&j, "min_y", q->min_y);
+    if (q->has_joints)
+        joint_watch_report(jw, q, emit_json_number, &j);
     json_number(&j, "max_speed_final", q->max_speed_final);
     if (o->sleep) {
         json_int(&j, "awake_final", c.awake_bodies);
@@ -191,14 +207,8 @@ int cmd_bench(int argc, char **argv)
         return status;
     body_state start = {0}, end = {0};
     timed_steps t = {0};
-    if (rb_build_standard_scene(w, o.scene, o.common.seed) != RB_OK) {
-        status = cli_library_error("rubble bench", "cannot build the scene", w);
-        goto done;
-    }
-    if (rb_world_enable_sleep(w, o.sleep) != RB_OK) {
-        status = cli_library_error("rubble bench", "cannot set sleeping", w);
-        goto done;
-    }
+    joint_watch jw = {0};
+    // the substeps first: the ragdolls' damping rates are set for the world's substeps when it is built
     if (o.common.substeps > 0) {
         float dt;
         int substeps;
@@ -207,27 +217,45 @@ int cmd_bench(int argc, char **argv)
             goto done;
         }
     }
+    if (rb_build_standard_scene(w, o.scene, o.common.seed) != RB_OK) {
+        status = cli_library_error("rubble bench", "cannot build the scene", w);
+        goto done;
+    }
+    if (rb_world_enable_sleep(w, o.sleep) != RB_OK) {
+        status = cli_library_error("rubble bench", "cannot set sleeping", w);
+        goto done;
+    }
+    bool jointed = scene.kind == SCENE_CHAIN || scene.kind == SCENE_RAGDOLLS;
+    rb_status st = jointed ? joint_watch_init(&jw, w, &scene) : RB_OK;
+    if (st != RB_OK) {
+        fprintf(stderr, "rubble bench: cannot set up the joint quality metrics: %s\n", rb_status_string(st));
+        status = CLI_EXIT_FAIL;
+        goto done;
+    }
     // only the drift metrics need the starting state
     bool needs_start = scene.kind == SCENE_PYRAMID || scene.kind == SCENE_STACK;
     if (needs_start && (status = read_state(w, &start)) != CLI_EXIT_OK)
         goto done;
     int skip = o.common.steps > WARMUP_STEPS ? WARMUP_STEPS : 0;
-    sleep_watch sw = {0};
-    if ((status = timed_steps_run(w, o.common.steps, skip, "rubble bench", o.sleep ? watch_sleep : NULL, &sw, &t)) !=
+    // only the chain has quality fields over the run (max_joint_error_run, max_stretch_run)
+    step_watch sw = {.sleep = o.sleep, .joints = scene.kind == SCENE_CHAIN ? &jw : NULL};
+    bool watch = sw.sleep || sw.joints;
+    if ((status = timed_steps_run(w, o.common.steps, skip, "rubble bench", watch ? watch_step : NULL, &sw, &t)) !=
         CLI_EXIT_OK)
         goto done;
     if ((status = read_state(w, &end)) != CLI_EXIT_OK)
         goto done;
     scene_quality q;
-    rb_status st = scene_quality_measure(w, &scene, needs_start ? &start : NULL, &end, &q);
+    st = scene_quality_measure(w, &scene, needs_start ? &start : NULL, &end, jointed ? &jw : NULL, &q);
     if (st != RB_OK) {
         fprintf(stderr, "rubble bench: measuring the quality metrics failed: %s\n", rb_status_string(st));
         status = CLI_EXIT_FAIL;
         goto done;
     }
-    print_json(w, &o, body_state_count_type(&end, RB_BODY_DYNAMIC), &t, &q, &sw);
+    print_json(w, &o, body_state_count_type(&end, RB_BODY_DYNAMIC), &t, &q, &jw, &sw);
     cli_warn_imprecise("rubble bench", w);
 done:
+    joint_watch_free(&jw);
     body_state_free(&start);
     body_state_free(&end);
     timed_steps_free(&t);

@@ -307,6 +307,9 @@ static void print_summary(rb_world_id w, const run_options *o, bool is_file, con
     printf("threads    %d\n", info.threads);
     printf("bodies     %d dynamic, %d kinematic, %d static\n", body_state_count_type(s, RB_BODY_DYNAMIC),
            body_state_count_type(s, RB_BODY_KINEMATIC), body_state_count_type(s, RB_BODY_STATIC));
+    int joints = 0;
+    rb_world_get_joint_count(w, &joints);
+    printf("joints     %d\n", joints);
     printf("steps      %d x %.6g ms (%d substep%s), sleep %s\n", t->steps, dt * 1000.0, substeps,
            substeps == 1 ? "" : "s", def.enable_sleep ? "on" : o->common.no_sleep ? "off (--no-sleep)" : "off");
     printf("time       %.3f ms/step median, %.3f ms/step mean, %.3f s total\n", timing_median(t->ms, t->steps),

@@ -12,9 +12,9 @@ void cmd_validate_usage(FILE *f)
     fputs("usage: rubble validate SCENE [options]\n"
           "\n"
           "Load a scene file (docs/scene-format.md) or build a built-in scene into a world, without\n"
-          "stepping it, and print its bodies, shapes and world settings followed by 'OK'. A scene that\n"
-          "cannot be loaded prints the loader's message (file:line:column and what was expected) and\n"
-          "exits 1.\n"
+          "stepping it, and print its bodies, shapes, joints and world settings followed by 'OK'. A\n"
+          "scene that cannot be loaded prints the loader's message (file:line:column and what was\n"
+          "expected) and exits 1.\n"
           "\n"
           "options:\n",
           f);
@@ -64,10 +64,12 @@ int cmd_validate(int argc, char **argv)
     rb_counters counters = {0};
     rb_world_def def = rb_default_world_def();
     float dt = 0.0f;
-    int substeps = 0;
+    int substeps = 0, joints = 0;
     rb_status st = body_state_read(w, &s);
     if (st == RB_OK)
         st = rb_world_get_counters(w, &counters);
+    if (st == RB_OK)
+        st = rb_world_get_joint_count(w, &joints);
     if (st == RB_OK)
         st = rb_world_get_def(w, &def);
     if (st == RB_OK)
@@ -80,6 +82,7 @@ int cmd_validate(int argc, char **argv)
     printf("bodies     %d: %d dynamic, %d kinematic, %d static\n", s.count, body_state_count_type(&s, RB_BODY_DYNAMIC),
            body_state_count_type(&s, RB_BODY_KINEMATIC), body_state_count_type(&s, RB_BODY_STATIC));
     printf("shapes     %d\n", counters.shapes);
+    printf("joints     %d\n", joints);
     printf("world      time step %.6g ms, %d substep%s, gravity (%g, %g, %g) m/s², sleep %s\n", dt * 1000.0, substeps,
            substeps == 1 ? "" : "s", def.gravity.x, def.gravity.y, def.gravity.z, def.enable_sleep ? "on" : "off");
     printf("OK\n");

@@ -19,6 +19,10 @@ int standard_scene_parse(const char *name, standard_scene *out)
     } else if (strcmp(name, "boxes") == 0) {
         s.kind = SCENE_BOXES;
         s.pen_half_width = 12.0f;
+    } else if (strcmp(name, "chain") == 0) {
+        s.kind = SCENE_CHAIN;
+    } else if (strcmp(name, "ragdolls") == 0) {
+        s.kind = SCENE_RAGDOLLS;
     } else if (strcmp(name, "pile") == 0 || strncmp(name, "pile:", 5) == 0) {
         s.kind = SCENE_PILE;
         s.pile_size = 20;
@@ -92,8 +96,87 @@ static rb_status measure_pile(rb_world_id world, const body_state *end, scene_qu
     return q->max_penetration < 0.0 ? RB_ERR_OUT_OF_MEMORY : RB_OK;
 }
 
+// ---- the jointed scenes ----
+
+void joint_watch_free(joint_watch *jw)
+{
+    if (jw->scene.bodies)
+        scn_free(&jw->scene);
+    free(jw->transform);
+    free(jw->linear);
+    free(jw->angular);
+    free(jw->pose);
+    memset(jw, 0, sizeof *jw);
+}
+
+rb_status joint_watch_init(joint_watch *jw, rb_world_id world, const standard_scene *scene)
+{
+    memset(jw, 0, sizeof *jw);
+    scn_run_init(&jw->run);
+    if (!scn_make(scene->kind == SCENE_CHAIN ? "chain" : scene->kind == SCENE_RAGDOLLS ? "ragdolls" : "", &jw->scene))
+        return RB_ERR_INVALID_ARGUMENT;
+    rb_counters c;
+    rb_status st = rb_world_get_counters(world, &c);
+    if (st != RB_OK) {
+        joint_watch_free(jw);
+        return st;
+    }
+    // rb_build_standard_scene creates the ground (if any), then the bodies in the scene's order
+    int n = jw->scene.body_count;
+    jw->first_slot = c.body_slots - n;
+    jw->transform = malloc((size_t)n * sizeof *jw->transform);
+    jw->linear = malloc((size_t)n * sizeof *jw->linear);
+    jw->angular = malloc((size_t)n * sizeof *jw->angular);
+    jw->pose = malloc((size_t)n * sizeof *jw->pose);
+    if (!jw->scene.bodies || !jw->scene.joints || !jw->transform || !jw->linear || !jw->angular || !jw->pose) {
+        joint_watch_free(jw);
+        return RB_ERR_OUT_OF_MEMORY;
+    }
+    if (jw->first_slot < 0) {
+        joint_watch_free(jw);
+        return RB_ERR_INVALID_ARGUMENT;
+    }
+    return RB_OK;
+}
+
+rb_status joint_watch_measure(joint_watch *jw, rb_world_id world, scn_quality *out)
+{
+    int n = jw->scene.body_count;
+    rb_status st = rb_world_get_transforms(world, jw->first_slot, n, jw->transform);
+    if (st == RB_OK)
+        st = rb_world_get_velocities(world, jw->first_slot, n, jw->linear, jw->angular);
+    if (st != RB_OK)
+        return st;
+    for (int i = 0; i < n; ++i) {
+        // the body origin is the centre of mass (the scene's mass data has centre 0); rb_quat is (x, y, z, w)
+        rb_transform t = jw->transform[i];
+        rb_vec3 v = jw->linear[i];
+        jw->pose[i].position = scn_v3(t.p.x, t.p.y, t.p.z);
+        jw->pose[i].orientation = scn_q(t.q.w, t.q.x, t.q.y, t.q.z);
+        jw->pose[i].velocity = scn_v3(v.x, v.y, v.z);
+    }
+    scn_measure(&jw->scene, jw->pose, out);
+    return RB_OK;
+}
+
+rb_status joint_watch_step(joint_watch *jw, rb_world_id world)
+{
+    scn_quality q;
+    rb_status st = joint_watch_measure(jw, world, &q);
+    if (st == RB_OK)
+        scn_run_add(&jw->run, &q);
+    return st;
+}
+
+void joint_watch_report(const joint_watch *jw, const scene_quality *q, scn_emit_fn emit, void *ctx)
+{
+    scn_report(&jw->scene, &q->joints, &q->joints_run, emit, ctx);
+}
+
+// ---- every scene ----
+
 rb_status scene_quality_measure(rb_world_id world, const standard_scene *scene, const body_state *start,
-                                const body_state *end, scene_quality *out)
+                                const body_state *end, joint_watch *joints, scene_quality *out)
 {
     scene_quality q = {0};
     double max_speed = 0.0, min_y = INFINITY, max_drift = 0.0, top_y = NAN;
@@ -150,6 +233,17 @@ rb_status scene_quality_measure(rb_world_id world, const standard_scene *scene, 
         q.has_min_y = true;
         q.min_y = nonfinite_position || isinf(min_y) ? NAN : min_y;
         break;
+    case SCENE_CHAIN:
+    case SCENE_RAGDOLLS: {
+        if (!joints)
+            return RB_ERR_INVALID_ARGUMENT;
+        rb_status s = joint_watch_measure(joints, world, &q.joints);
+        if (s != RB_OK)
+            return s;
+        q.has_joints = true;
+        q.joints_run = joints->run;
+        break;
+    }
     }
     *out = q;
     return RB_OK;

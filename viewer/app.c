@@ -68,6 +68,7 @@ int app_start(app *a, const viewer_options *o)
     a->options = o;
     a->show_contacts = o->contacts;
     a->show_hud = o->hud;
+    a->show_joints = o->joints;
     // the scene first: a bad scene or backend is reported without needing a display
     if (!simulation_start(&a->sim, o))
         return fail("%s", a->sim.error);
@@ -109,6 +110,7 @@ void app_stop(app *a)
     free(a->contacts);
     free(a->lines);
     free(a->points);
+    joint_draw_free(&a->joints);
     shape_cache_free(&a->shapes);
     if (a->win.context) {
         if (a->ui_started)
@@ -124,20 +126,6 @@ void app_stop(app *a)
 
 // ---- debug geometry ---------------------------------------------------------------------------------
 
-static bool reserve(void **p, int *capacity, int n, size_t size)
-{
-    if (n <= *capacity)
-        return true;
-    int cap = *capacity ? *capacity : 256;
-    while (cap < n)
-        cap *= 2;
-    void *q = realloc(*p, (size_t)cap * size);
-    if (!q)
-        return false;
-    *p = q;
-    *capacity = cap;
-    return true;
-}
 
 static void set_vertex(line_vertex *v, rb_vec3 p, uint8_t r, uint8_t g, uint8_t b)
 {
@@ -146,20 +134,22 @@ static void set_vertex(line_vertex *v, rb_vec3 p, uint8_t r, uint8_t g, uint8_t 
 }
 
 // Contact points (red) and normals (yellow, from A to B), hidden behind the shapes in front of them;
-// then the picking spring (white) over everything.
+// the joints (joint_draw.h) over the shapes, darker where a shape hides them; then the picking spring
+// (white) over everything.
 static void draw_debug(app *a)
 {
-    float point_size = 4.0f * (a->win.drawable_w >= 1600 ? 2.0f : 1.0f);
+    float pixel = a->win.drawable_w >= 1600 ? 2.0f : 1.0f;
+    float point_size = 4.0f * pixel;
     a->contact_count = 0;
     if (a->show_contacts) {
         int count = 0, nl = 0, np = 0;
         if (rb_world_get_contact_count(a->sim.world, &count) == RB_OK && count > 0 &&
-            reserve((void **)&a->contacts, &a->contact_capacity, count, sizeof(rb_contact)) &&
+            view_reserve((void **)&a->contacts, &a->contact_capacity, count, sizeof(rb_contact)) &&
             rb_world_get_contacts(a->sim.world, 0, count, a->contacts) == RB_OK)
             a->contact_count = count;
         float length = 0.04f * a->cam.distance;
-        if (reserve((void **)&a->lines, &a->line_capacity, 2 * a->contact_count, sizeof(line_vertex)) &&
-            reserve((void **)&a->points, &a->point_capacity, a->contact_count, sizeof(line_vertex))) {
+        if (view_reserve((void **)&a->lines, &a->line_capacity, 2 * a->contact_count, sizeof(line_vertex)) &&
+            view_reserve((void **)&a->points, &a->point_capacity, a->contact_count, sizeof(line_vertex))) {
             for (int i = 0; i < a->contact_count; ++i) {
                 const rb_contact *c = &a->contacts[i];
                 set_vertex(&a->points[np++], c->point, 230, 40, 30);
@@ -170,10 +160,19 @@ static void draw_debug(app *a)
         renderer_draw_lines(&a->gfx, &a->cam, a->lines, nl, false);
         renderer_draw_points(&a->gfx, &a->cam, a->points, np, point_size, false);
     }
+    joint_draw *j = &a->joints;
+    if (a->show_joints && joint_draw_update(j, a->sim.world, &a->shapes, &a->cam)) {
+        renderer_draw_lines_xray(&a->gfx, &a->cam, j->lines, j->line_count, JOINT_HIDDEN_BRIGHTNESS);
+        // B's disc inside A's: a ring with a dot while the joint holds, two dots when it is stretched
+        renderer_draw_points_xray(&a->gfx, &a->cam, j->anchors_a, j->anchor_count, j->marker_size, 4.0f * pixel,
+                                  9.0f * pixel, JOINT_HIDDEN_BRIGHTNESS);
+        renderer_draw_points_xray(&a->gfx, &a->cam, j->anchors_b, j->anchor_count, 0.5f * j->marker_size,
+                                  2.0f * pixel, 4.5f * pixel, JOINT_HIDDEN_BRIGHTNESS);
+    }
     rb_vec3 anchor;
     if (a->pick.active && picking_anchor(&a->pick, &anchor) &&
-        reserve((void **)&a->lines, &a->line_capacity, 2, sizeof(line_vertex)) &&
-        reserve((void **)&a->points, &a->point_capacity, 2, sizeof(line_vertex))) {
+        view_reserve((void **)&a->lines, &a->line_capacity, 2, sizeof(line_vertex)) &&
+        view_reserve((void **)&a->points, &a->point_capacity, 2, sizeof(line_vertex))) {
         set_vertex(&a->lines[0], anchor, 255, 255, 255);
         set_vertex(&a->lines[1], a->pick.target, 255, 255, 255);
         a->points[0] = a->lines[0];
@@ -203,6 +202,8 @@ static bool draw_frame(app *a)
     renderer_begin(&a->gfx);
     renderer_draw_shapes(&a->gfx, &a->cam, &a->shapes);
     draw_debug(a);
+    int joints = 0;
+    rb_world_get_joint_count(a->sim.world, &joints);
     // ImGui measures some things on the frame before it uses them (the legend's columns, the scroll to
     // the current scene): the first frame is laid out twice, so that a one-frame screenshot is complete
     for (int pass = a->ui_laid_out ? 1 : 0; pass < 2; ++pass) {
@@ -215,6 +216,7 @@ static bool draw_frame(app *a)
                 .scene = scene_label(a->sim.scene),
                 .info = a->sim.info,
                 .bodies = counters.bodies,
+                .joints = joints,
                 .awake_bodies = a->shapes.awake_bodies, // as tinted (the counter is 0 before the first step)
                 .contacts = counters.contacts,
                 .step_ms = a->sim.step_ms,
@@ -238,6 +240,10 @@ static bool draw_frame(app *a)
                 .history_count = a->sim.history_count,
                 .history_next = a->sim.history_next,
                 .history_capacity = SIMULATION_HISTORY,
+                .show_joints = &a->show_joints,
+                .show_contacts = &a->show_contacts,
+                .joints = joints,
+                .joints_off = a->show_joints ? a->joints.inactive : -1,
             };
             char scene[sizeof a->sim.scene];
             bool picked = ui_draw_panel(&v, &a->show_panel, scene, sizeof scene);
@@ -342,6 +348,9 @@ static void on_key(app *a, SDL_Keycode key)
         break;
     case SDLK_c:
         a->show_contacts = !a->show_contacts;
+        break;
+    case SDLK_j:
+        a->show_joints = !a->show_joints;
         break;
     case SDLK_h:
         a->show_help = !a->show_help;

@@ -5,6 +5,7 @@
 
 #include "camera.h"
 #include "hud.h"
+#include "joint_draw.h"
 #include "options.h"
 #include "panel.h"
 #include "picking.h"
@@ -25,6 +26,7 @@ typedef struct app {
     bool running;
     int exit_status;        ///< of the interactive loop: VIEW_EXIT_FAIL after a failed reset or resize
     bool show_contacts, show_help, show_hud;
+    bool show_joints;       ///< `j`, the panel's checkbox; off with --no-joints
     bool show_panel;        ///< the side panel (F1, Tab, --panel)
     bool ui_started;        ///< Dear ImGui is set up (panel.h)
     char picked_scene[1024]; ///< a scene picked in the panel, loaded after the frame (empty: none)
@@ -37,6 +39,7 @@ typedef struct app {
     int contact_capacity, contact_count;
     line_vertex *lines, *points;
     int line_capacity, point_capacity;
+    joint_draw joints;      ///< this frame's joint lines and points, when shown
 
     char message[512];
     double message_until;

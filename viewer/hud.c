@@ -11,8 +11,11 @@ int hud_status_lines(const hud_status *s, char lines[HUD_MAX_LINES][HUD_LINE_SIZ
              s->info.solver);
     tones[n++] = HUD_TONE_TEXT;
     // a large scene in software draws below 1 frame/s: keep a decimal there
-    snprintf(lines[n], HUD_LINE_SIZE, "bodies %d (%d awake) | contacts %d | %.2f ms/step | %.*f fps | x%g%s%s",
-             s->bodies, s->awake_bodies, s->contacts, s->step_ms, s->fps < 10.0 ? 1 : 0, s->fps,
+    char joints[32] = "";
+    if (s->joints > 0)
+        snprintf(joints, sizeof joints, " | joints %d", s->joints);
+    snprintf(lines[n], HUD_LINE_SIZE, "bodies %d (%d awake)%s | contacts %d | %.2f ms/step | %.*f fps | x%g%s%s",
+             s->bodies, s->awake_bodies, joints, s->contacts, s->step_ms, s->fps < 10.0 ? 1 : 0, s->fps,
              (double)s->time_scale, s->paused ? " | PAUSED" : "", s->picking ? " | pulling" : "");
     tones[n++] = HUD_TONE_TEXT;
     const rb_profile *p = &s->phases;
@@ -45,8 +48,9 @@ const hud_key_help hud_help[] = {
     {"r", "reset the scene"},
     {"+ / -", "time scale x2 / /2"},
     {"c", "show contacts (points, normals)"},
+    {"j", "show joints (anchors, axes, limits)"},
     {"s", "screenshot to rubble-view-NNN.png"},
-    {"F1 or Tab", "side panel: scenes, solver settings, timings"},
+    {"F1 or Tab", "side panel: scenes, what is shown, solver settings, timings"},
     {"h", "this help"},
     {"esc, q", "quit"},
 };

@@ -1,5 +1,5 @@
 // The heads-up display's contents: the status lines (scene, backend, device, solver, bodies,
-// contacts, ms per step and the per-phase split, frame rate, time scale, paused) and the help text.
+// joints, contacts, ms per step and the per-phase split, frame rate, time scale, paused) and the help text.
 // Laid out here as plain text; panel.cpp draws them with Dear ImGui over the scene.
 #ifndef RUBBLE_VIEW_HUD_H
 #define RUBBLE_VIEW_HUD_H
@@ -17,6 +17,7 @@ typedef struct hud_status {
     const char *scene;
     rb_world_info info;
     int bodies, awake_bodies, contacts;
+    int joints;           ///< shown when there are any
     double step_ms;       ///< wall time of one step, smoothed
     rb_profile phases;    ///< smoothed per-phase split, ms
     double fps;

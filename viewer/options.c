@@ -27,6 +27,7 @@ void viewer_usage(FILE *f)
     cli_print_option(f, HELP_WIDTH, "--height H", "window height in pixels, 64..16384 (default 720)");
     cli_print_option(f, HELP_WIDTH, "--paused", "start paused");
     cli_print_option(f, HELP_WIDTH, "--contacts", "start with contacts shown");
+    cli_print_option(f, HELP_WIDTH, "--no-joints", "start with joints hidden (j toggles them)");
     cli_print_option(f, HELP_WIDTH, "--no-hud", "hide the heads-up text");
     cli_print_option(f, HELP_WIDTH, "--panel", "start with the side panel open (F1 or Tab toggles it)");
     cli_print_option(f, HELP_WIDTH, "--msaa N", "multisample anti-aliasing: 0, 2, 4 or 8 samples (default 4)");
@@ -44,8 +45,8 @@ void viewer_usage(FILE *f)
     cli_print_option(f, HELP_WIDTH, "--version", "print the version");
     fputs("\n"
           "keys: mouse drag orbit (on a body: pull it), right/middle drag or shift+drag pan, wheel zoom,\n"
-          "space pause, n step, r reset, +/- time scale, c contacts, s screenshot, h help, F1/Tab panel, f frame,\n"
-          "esc quit\n"
+          "space pause, n step, r reset, +/- time scale, c contacts, j joints, s screenshot, h help, F1/Tab panel,\n"
+          "f frame, esc quit\n"
           "\n"
           "exit status: 0 success; 1 the scene, the library, the display or the screenshot failed; 2 bad\n"
           "command line (docs/cli.md).\n",
@@ -54,8 +55,8 @@ void viewer_usage(FILE *f)
 
 int viewer_parse_options(int argc, char **argv, viewer_options *o)
 {
-    *o = (viewer_options){.frames = -1, .steps_per_frame = 1, .width = 1280, .height = 720, .hud = true, .msaa = 4,
-                          .vsync = true};
+    *o = (viewer_options){.frames = -1, .steps_per_frame = 1, .width = 1280, .height = 720, .hud = true, .joints = true,
+                          .msaa = 4, .vsync = true};
     cli_common c = cli_default_common(VIEW_OPTIONS);
     cli_args a;
     cli_args_init(&a, k_who, argc, argv, 1);
@@ -108,7 +109,7 @@ int viewer_parse_options(int argc, char **argv, viewer_options *o)
                 return VIEW_EXIT_USAGE;
             o->panel = true;
         } else if (cli_args_is(&a, "--paused") || cli_args_is(&a, "--contacts") || cli_args_is(&a, "--no-hud") ||
-                   cli_args_is(&a, "--no-vsync")) {
+                   cli_args_is(&a, "--no-joints") || cli_args_is(&a, "--no-vsync")) {
             if (!cli_args_no_value(&a))
                 return VIEW_EXIT_USAGE;
             if (cli_args_is(&a, "--paused"))
@@ -117,6 +118,8 @@ int viewer_parse_options(int argc, char **argv, viewer_options *o)
                 o->contacts = true;
             else if (cli_args_is(&a, "--no-hud"))
                 o->hud = false;
+            else if (cli_args_is(&a, "--no-joints"))
+                o->joints = false;
             else
                 o->vsync = false;
         } else if (cli_args_is_option(&a)) {

@@ -32,6 +32,7 @@ typedef struct viewer_options {
     bool paused;            ///< --paused
     bool contacts;          ///< --contacts: start with contacts shown
     bool hud;               ///< false with --no-hud
+    bool joints;            ///< false with --no-joints: start with joints hidden
     int msaa;               ///< --msaa samples: 0, 2, 4, 8 (default 4)
     bool vsync;             ///< false with --no-vsync (interactive; headless never waits)
     bool panel;             ///< --panel: start with the side panel open

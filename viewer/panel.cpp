@@ -97,7 +97,7 @@ std::string find_scene_dir()
 void list_scenes()
 {
     ui.scenes.clear();
-    for (const char *name : {"pyramid", "stack", "pile", "boxes"})
+    for (const char *name : {"pyramid", "stack", "pile", "boxes", "chain", "ragdolls"})
         ui.scenes.push_back({std::string(name) + "  (built-in)", name, ""});
     ui.scene_dir = find_scene_dir();
     char real[PATH_MAX];
@@ -181,6 +181,18 @@ void report(rb_world_id world, rb_status st, const char *what)
         const char *msg = rb_last_error(world);
         ui.status = std::string(what) + " failed: " + (msg && *msg ? msg : rb_status_string(st));
     }
+}
+
+// What is drawn over the shapes: the same switches as `j` and `c`.
+void draw_show(const panel_view *v)
+{
+    ImGui::Checkbox("Joints", v->show_joints);
+    ImGui::SameLine();
+    if (v->joints_off > 0)
+        ImGui::TextColored(DIM, "%d (%d off or broken)", v->joints, v->joints_off);
+    else
+        ImGui::TextColored(DIM, "%d", v->joints);
+    ImGui::Checkbox("Contacts", v->show_contacts);
 }
 
 // New gravity, and every body woken to feel it: sleeping switched off wakes them all (rubble.h), then
@@ -535,6 +547,8 @@ bool ui_draw_panel(const panel_view *v, bool *open, char *scene, size_t scene_si
         ImGui::PushItemWidth(-90.0f * ui.scale);
         if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen))
             picked = draw_scene_picker(v, scene, scene_size);
+        if (ImGui::CollapsingHeader("Show", ImGuiTreeNodeFlags_DefaultOpen))
+            draw_show(v);
         if (ImGui::CollapsingHeader("Solver settings (live)", ImGuiTreeNodeFlags_DefaultOpen))
             draw_settings(v);
         if (ImGui::CollapsingHeader("Step timings", ImGuiTreeNodeFlags_DefaultOpen))

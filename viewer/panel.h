@@ -1,7 +1,7 @@
 // rubble-view's text and side panel, drawn with Dear ImGui (panel.cpp, the viewer's one C++ file):
 // the heads-up status lines and help (contents from hud.c) in DejaVu Sans, and the side panel (F1 or
-// Tab) with the scene picker, the solver settings applied to the running world, and a graph of the
-// last steps' per-phase timings.
+// Tab) with the scene picker, what is drawn (joints, contacts), the solver settings applied to the
+// running world, and a graph of the last steps' per-phase timings.
 #ifndef RUBBLE_VIEW_PANEL_H
 #define RUBBLE_VIEW_PANEL_H
 
@@ -28,6 +28,10 @@ typedef struct panel_view {
     int history_count;         ///< how many are filled
     int history_next;          ///< the slot the next step goes to (the oldest once the ring is full)
     int history_capacity;
+    bool *show_joints;         ///< the "Joints" checkbox, as `j`
+    bool *show_contacts;       ///< the "Contacts" checkbox, as `c`
+    int joints;                ///< the world's joints
+    int joints_off;            ///< of which switched off or broken; -1: not counted (joints hidden)
 } panel_view;
 
 /// Starts Dear ImGui on the window's OpenGL context, with the text size chosen for a framebuffer

@@ -296,21 +296,41 @@ void renderer_draw_shapes(renderer *r, const camera *c, const shape_cache *s)
 
 // Lines and points: contacts are depth-tested (those inside a pile would hide the ones in view), each
 // vertex pulled 0.5% of its distance towards the eye so that a point on a visible surface wins the
-// depth test against that surface; the picking spring is drawn over everything.
-static void draw_debug(renderer *r, const camera *c, const line_vertex *v, int count, GLenum mode, float size,
-                       bool on_top)
+// depth test against that surface; the picking spring is drawn over everything; joints both ways (below).
+static void upload_debug(renderer *r, const line_vertex *v, int count)
 {
-    if (count <= 0)
-        return;
+    glBindVertexArray(r->line_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->line_vertices);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)count * sizeof *v), v, GL_STREAM_DRAW);
+}
+
+// How one draw of debug geometry looks.
+typedef struct debug_style {
+    float size;       // px: points' size, or the largest when world_size is set
+    float min_size;   // px: the smallest when world_size is set
+    float world_size; // m: points this large in the world (0: always `size`)
+    bool on_top;      // over everything, or hidden by the shapes in front
+    bool round;       // points as discs instead of squares
+    float brightness; // times the vertices' colours
+} debug_style;
+
+// One draw of what upload_debug put in the buffer.
+static void draw_debug(renderer *r, const camera *c, int count, GLenum mode, debug_style st)
+{
     vm_mat4 vp = view_proj(c);
     rb_vec3 eye = camera_eye(c);
     GLuint p = r->programs[PROGRAM_LINE];
     glUseProgram(p);
     glUniformMatrix4fv(loc(p, "u_view_proj"), 1, GL_FALSE, vp.m);
-    glUniform1f(loc(p, "u_point_size"), size);
+    glUniform1f(loc(p, "u_point_size"), st.size);
+    glUniform1f(loc(p, "u_point_world"), st.world_size);
+    glUniform1f(loc(p, "u_point_min"), st.min_size);
+    glUniform1f(loc(p, "u_pixels_per_m"), (float)c->height / (2.0f * tanf(0.5f * c->fov_y)));
     glUniform3f(loc(p, "u_eye"), eye.x, eye.y, eye.z);
-    glUniform1f(loc(p, "u_pull"), on_top ? 0.0f : 0.005f);
-    if (on_top) {
+    glUniform1f(loc(p, "u_pull"), st.on_top ? 0.0f : 0.005f);
+    glUniform1f(loc(p, "u_brightness"), st.brightness);
+    glUniform1i(loc(p, "u_round"), st.round && mode == GL_POINTS);
+    if (st.on_top) {
         glDisable(GL_DEPTH_TEST);
     } else {
         glEnable(GL_DEPTH_TEST);
@@ -319,8 +339,6 @@ static void draw_debug(renderer *r, const camera *c, const line_vertex *v, int c
     }
     glEnable(GL_PROGRAM_POINT_SIZE);
     glBindVertexArray(r->line_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->line_vertices);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)count * sizeof *v), v, GL_STREAM_DRAW);
     glDrawArrays(mode, 0, count);
     glBindVertexArray(0);
     glDepthMask(GL_TRUE);
@@ -329,12 +347,48 @@ static void draw_debug(renderer *r, const camera *c, const line_vertex *v, int c
 
 void renderer_draw_lines(renderer *r, const camera *c, const line_vertex *v, int count, bool on_top)
 {
-    draw_debug(r, c, v, count & ~1, GL_LINES, 1.0f, on_top);
+    count &= ~1;
+    if (count <= 0)
+        return;
+    upload_debug(r, v, count);
+    draw_debug(r, c, count, GL_LINES, (debug_style){.size = 1.0f, .on_top = on_top, .brightness = 1.0f});
 }
 
 void renderer_draw_points(renderer *r, const camera *c, const line_vertex *v, int count, float size_px, bool on_top)
 {
-    draw_debug(r, c, v, count, GL_POINTS, size_px, on_top);
+    if (count <= 0)
+        return;
+    upload_debug(r, v, count);
+    draw_debug(r, c, count, GL_POINTS, (debug_style){.size = size_px, .on_top = on_top, .brightness = 1.0f});
+}
+
+// Over everything at `hidden` brightness, then depth-tested at full brightness over that: what a
+// shape hides stays visible, darker (joints' anchors mostly lie inside the bodies they join).
+static void draw_xray(renderer *r, const camera *c, const line_vertex *v, int count, GLenum mode, debug_style st,
+                      float hidden)
+{
+    upload_debug(r, v, count);
+    st.on_top = true;
+    st.brightness = hidden;
+    draw_debug(r, c, count, mode, st);
+    st.on_top = false;
+    st.brightness = 1.0f;
+    draw_debug(r, c, count, mode, st);
+}
+
+void renderer_draw_lines_xray(renderer *r, const camera *c, const line_vertex *v, int count, float hidden)
+{
+    count &= ~1;
+    if (count > 0)
+        draw_xray(r, c, v, count, GL_LINES, (debug_style){.size = 1.0f}, hidden);
+}
+
+void renderer_draw_points_xray(renderer *r, const camera *c, const line_vertex *v, int count, float world_size,
+                               float min_px, float max_px, float hidden)
+{
+    if (count > 0)
+        draw_xray(r, c, v, count, GL_POINTS,
+                  (debug_style){.size = max_px, .min_size = min_px, .world_size = world_size, .round = true}, hidden);
 }
 
 void renderer_finish(renderer *r)

@@ -45,6 +45,12 @@ void renderer_draw_shapes(renderer *r, const camera *c, const shape_cache *shape
 /// `on_top` of everything.
 void renderer_draw_lines(renderer *r, const camera *c, const line_vertex *v, int count, bool on_top);
 void renderer_draw_points(renderer *r, const camera *c, const line_vertex *v, int count, float size_px, bool on_top);
+/// The same seen through the shapes: at full brightness where nothing hides them, at `hidden` times
+/// their brightness where a shape does (the joints). Points are discs `world_size` metres across,
+/// between `min_px` and `max_px` pixels.
+void renderer_draw_lines_xray(renderer *r, const camera *c, const line_vertex *v, int count, float hidden);
+void renderer_draw_points_xray(renderer *r, const camera *c, const line_vertex *v, int count, float world_size,
+                               float min_px, float max_px, float hidden);
 /// Resolves the frame and copies it to the window's framebuffer (same size).
 void renderer_finish(renderer *r);
 /// Reads the resolved frame as RGBA rows, bottom row first (width * height * 4 bytes).

@@ -199,21 +199,33 @@ static const char line_vs[] =
     "layout(location = 1) in vec4 a_color;\n"
     "uniform mat4 u_view_proj;\n"
     "uniform float u_point_size;\n"
+    "uniform float u_point_world;\n"
+    "uniform float u_point_min;\n"
+    "uniform float u_pixels_per_m;\n"
     "uniform vec3 u_eye;\n"
     "uniform float u_pull;\n"
     "out vec4 v_color;\n"
     "void main() {\n"
     "    v_color = a_color;\n"
-    "    gl_PointSize = u_point_size;\n"
     // moved a little towards the eye: a contact on a visible surface passes the depth test against it
     "    vec3 p = mix(a_position, u_eye, u_pull);\n"
     "    gl_Position = u_view_proj * vec4(p, 1.0);\n"
+    // u_point_world > 0: that many metres across, between u_point_min and u_point_size pixels (w is the depth)
+    "    gl_PointSize = u_point_world > 0.0\n"
+    "        ? clamp(u_point_world * u_pixels_per_m / max(gl_Position.w, 1e-6), u_point_min, u_point_size)\n"
+    "        : u_point_size;\n"
     "}\n";
 
 static const char line_fs[] =
     "in vec4 v_color;\n"
+    "uniform float u_brightness;\n"
+    "uniform bool u_round;\n"
     "out vec4 o_color;\n"
-    "void main() { o_color = v_color; }\n";
+    "void main() {\n"
+    "    if (u_round && length(gl_PointCoord - vec2(0.5)) > 0.5)\n"
+    "        discard;\n"
+    "    o_color = vec4(v_color.rgb * u_brightness, v_color.a);\n"
+    "}\n";
 
 // ---- sky ----
 

@@ -5,7 +5,7 @@
 //   plane   the ground quads with a 1 m / 10 m grid that stays put in the world
 //   sphere  ray-traced sphere impostors: a camera-facing quad per sphere, exact silhouette, normal and
 //           depth per pixel (two triangles per sphere, however close)
-//   line    debug lines and points (contacts, the picking spring)
+//   line    debug lines and points (contacts, joints, the picking spring), at a given brightness
 //   sky     the background gradient
 #ifndef RUBBLE_VIEW_SHADERS_H
 #define RUBBLE_VIEW_SHADERS_H

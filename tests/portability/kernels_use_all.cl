@@ -130,17 +130,21 @@ __kernel void glue(__global int *ints, __global unsigned int *flags, __global rb
                                                                   rb_is_sweep_target(i, ints, flags));
 }
 
-// The joints' rows: the joint in global memory, the bodies read from global arrays.
-__kernel void joints(__global rb_joint *js, __global unsigned int *flags, __global rb_float4 *f4) {
+// The joints' rows through the per-joint glue (global joint, global body arrays), and on a private
+// copy directly.
+__kernel void joints(__global rb_joint *js, __global unsigned int *flags, __global rb_float4 *f4,
+                     __global rb_joint_key *keys) {
   int i = get_global_id(0);
-  __global rb_joint *j = &js[i];
-  rb_joint_body a = rb_joint_load_body(j->body_a, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5);
-  rb_joint_body b = rb_joint_load_body(j->body_b, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5);
-  rb_joint_settings st; st.h = 1.0f / 240.0f; st.inv_h = 240.0f; st.pass = i % 3;
-  st.soft = rb_make_softness(60.0f, 2.0f, st.h, 0.0f); st.bias_factor = 0.2f; st.max_bias = 3.0f;
-  rb_joint_warm_start(j, &a, &b);
-  rb_joint_solve(&st, j, &a, &b);
-  int broke = rb_joint_store_reaction(j, 240.0f, &a, &b);
-  rb_joint_geometry g = rb_joint_geometry_of(j, &a, &b);
-  f4[i] = rb_f4(rb_joint_hinge_angle(&g), rb_joint_twist(&g), rb_angle_between(g.xa, g.xb), (float)broke);
+  rb_joint_settings st = rb_joint_settings_make(1.0f / 240.0f, 240.0f, 0.0f, 0.2f, 3.0f, i % 3);
+  rb_joint_args ja = rb_joint_args_of(st, i & 1);
+  rb_joint_settings st2 = rb_joint_settings_of(ja);
+  rb_joint_op(&js[i], RB_JOINT_OP_WARM, &st2, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5, 0, 0);
+  rb_joint_op(&js[i], RB_JOINT_OP_SOLVE, &st2, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5, f4 + 6, f4 + 7);
+  int broke = rb_joint_finish(&js[i], 240.0f, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5);
+  rb_joint j = js[i];
+  rb_joint_body a = rb_joint_load_body(j.body_a, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5);
+  rb_joint_body b = rb_joint_load_body(j.body_b, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5);
+  rb_joint_geometry g = rb_joint_geometry_of(&j, &a, &b);
+  int apart = rb_joined_no_collide(keys, i, j.body_a, j.body_b);
+  f4[i] = rb_f4(rb_joint_hinge_angle(&g), rb_joint_twist(&g), rb_angle_between(g.xa, g.xb), (float)(broke + apart));
 }
