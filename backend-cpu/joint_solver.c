@@ -152,7 +152,8 @@ rb_status rb_cpu_update_nocollide(rb_cpu_ctx *c)
         if (joint_live(k) && !(k->flags & RB_JF_COLLIDE) && k->body_a >= 0)
             c->nocollide[n++] = rb_joint_pair_key(k->body_a, k->body_b);
     }
-    qsort(c->nocollide, (size_t)n, sizeof *c->nocollide, cmp_joined_key);
+    if (n > 1) // qsort of no array is undefined (UBSan), even for 0 elements
+        qsort(c->nocollide, (size_t)n, sizeof *c->nocollide, cmp_joined_key);
     c->nocollide_count = n;
     c->nocollide_version = s->joint_version;
     c->nocollide_valid = 1;

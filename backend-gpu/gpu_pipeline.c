@@ -524,7 +524,8 @@ rb_status rb_gpu_sync_joints(rb_gpu_ctx *c)
                         : 0;
     for (int i = 0; i < ne; ++i) // edge indices to joint slots
         c->joint_order_host[i] = c->joint_edges_host[c->joint_order_host[i]].first_row;
-    qsort(c->nocollide_host, (size_t)nk, sizeof *c->nocollide_host, cmp_joint_key);
+    if (nk > 1)
+        qsort(c->nocollide_host, (size_t)nk, sizeof *c->nocollide_host, cmp_joint_key);
     TRY(reserve(c, &c->joints, (size_t)nj, sizeof(rb_joint), "joints"));
     TRY(reserve(c, &c->joint_order, (size_t)(ne > 0 ? ne : 1), sizeof(int), "joints"));
     TRY(reserve(c, &c->joint_edges, (size_t)(ne > 0 ? ne : 1), sizeof(rb_constraint_edge), "joints"));
