@@ -66,17 +66,9 @@ rb_body_id rb_make_body_id(const rb_world *w, int slot)
 
 rb_world *rb_get_body(rb_body_id id, int *slot, rb_status *status)
 {
-    rb_world_id wid = {(uint16_t)(id.world0 + 1), 0};
-    if (id.index1 <= 0 || id.world0 >= RB_MAX_WORLDS) {
-        *status = rb_fail_global(RB_ERR_STALE_ID, "body id is null or malformed (index %d)", id.index1);
+    rb_world *w = rb_world_of_object(id.index1, id.world0, "body", status);
+    if (!w)
         return NULL;
-    }
-    // the world's generation is not part of a body id: find the live world in that slot
-    if (!rb_world_slot_live(id.world0, &wid.generation)) {
-        *status = rb_fail_global(RB_ERR_STALE_ID, "body id %d belongs to a destroyed world", id.index1);
-        return NULL;
-    }
-    rb_world *w = rb_get_world(wid, status);
     int b = id.index1 - 1;
     if (b >= w->scene.body_slots || !(w->scene.body_flags[b] & RB_BODY_ALIVE) ||
         w->body_generation[b] != id.generation) {
@@ -91,11 +83,7 @@ rb_world *rb_get_body(rb_body_id id, int *slot, rb_status *status)
 
 bool rb_body_is_valid(rb_body_id id)
 {
-    uint16_t gen;
-    if (id.index1 <= 0 || id.world0 >= RB_MAX_WORLDS || !rb_world_slot_live(id.world0, &gen))
-        return false;
-    rb_status s;
-    rb_world *w = rb_get_world((rb_world_id){(uint16_t)(id.world0 + 1), gen}, &s);
+    const rb_world *w = rb_world_of_object_quiet(id.index1, id.world0);
     int b = id.index1 - 1;
     return w && b < w->scene.body_slots && (w->scene.body_flags[b] & RB_BODY_ALIVE) &&
            w->body_generation[b] == id.generation;

@@ -54,16 +54,9 @@ static rb_joint_id make_id(const rb_world *w, int slot)
 
 static rb_world *get_joint(rb_joint_id id, int *slot, rb_status *status)
 {
-    rb_world_id wid = {(uint16_t)(id.world0 + 1), 0};
-    if (id.index1 <= 0 || id.world0 >= RB_MAX_WORLDS) {
-        *status = rb_fail_global(RB_ERR_STALE_ID, "joint id is null or malformed (index %d)", id.index1);
+    rb_world *w = rb_world_of_object(id.index1, id.world0, "joint", status);
+    if (!w)
         return NULL;
-    }
-    if (!rb_world_slot_live(id.world0, &wid.generation)) {
-        *status = rb_fail_global(RB_ERR_STALE_ID, "joint id %d belongs to a destroyed world", id.index1);
-        return NULL;
-    }
-    rb_world *w = rb_get_world(wid, status);
     int j = id.index1 - 1;
     if (j >= w->scene.joint_slots || w->scene.joints[j].type < 0 || w->joint_generation[j] != id.generation) {
         *status = rb_fail(w, RB_ERR_STALE_ID, "joint id %d (generation %u) refers to a destroyed joint", id.index1,
@@ -77,11 +70,7 @@ static rb_world *get_joint(rb_joint_id id, int *slot, rb_status *status)
 
 bool rb_joint_is_valid(rb_joint_id id)
 {
-    uint16_t gen;
-    if (id.index1 <= 0 || id.world0 >= RB_MAX_WORLDS || !rb_world_slot_live(id.world0, &gen))
-        return false;
-    rb_status s;
-    rb_world *w = rb_get_world((rb_world_id){(uint16_t)(id.world0 + 1), gen}, &s);
+    const rb_world *w = rb_world_of_object_quiet(id.index1, id.world0);
     int j = id.index1 - 1;
     return w && j < w->scene.joint_slots && w->scene.joints[j].type >= 0 && w->joint_generation[j] == id.generation;
 }
@@ -461,13 +450,18 @@ static rb_world *read_joint(rb_joint_id id, int *j, rb_status *s)
     return w;
 }
 
+// Lookup of a joint for the accessors below, with the host scene brought up to date (a device backend
+// keeps the joints' impulses and broken flags): declares `w` and `j`, returns the failure.
+#define JOINT_OR_RETURN(id, w, j)                                                                  \
+    rb_status s_;                                                                                  \
+    int j;                                                                                         \
+    rb_world *w = read_joint(id, &j, &s_);                                                         \
+    if (!w)                                                                                        \
+        return s_;
+
 rb_status rb_joint_get_type(rb_joint_id id, rb_joint_type *out)
 {
-    rb_status s;
-    int j;
-    rb_world *w = get_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     if (!out)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_get_type: out must not be NULL");
     *out = (rb_joint_type)w->scene.joints[j].type;
@@ -476,11 +470,7 @@ rb_status rb_joint_get_type(rb_joint_id id, rb_joint_type *out)
 
 rb_status rb_joint_get_bodies(rb_joint_id id, rb_body_id *body_a, rb_body_id *body_b)
 {
-    rb_status s;
-    int j;
-    rb_world *w = get_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     const rb_joint *k = &w->scene.joints[j];
     if (body_a)
         *body_a = k->body_a >= 0 ? rb_make_body_id(w, k->body_a) : rb_null_body_id;
@@ -501,11 +491,7 @@ static rb_joint_geometry geometry_now(const rb_world *w, const rb_joint *k)
 
 rb_status rb_joint_get_coordinate(rb_joint_id id, float *out)
 {
-    rb_status s;
-    int j;
-    rb_world *w = read_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     const rb_joint *k = &w->scene.joints[j];
     if (!out)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_get_coordinate: out must not be NULL");
@@ -534,11 +520,7 @@ static rb_quat quat_of(rb_float4 q) { return (rb_quat){q.x, q.y, q.z, q.w}; }
 
 rb_status rb_joint_get_anchors(rb_joint_id id, rb_vec3 *anchor_a, rb_vec3 *anchor_b)
 {
-    rb_status s;
-    int j;
-    rb_world *w = read_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     const rb_joint *k = &w->scene.joints[j];
     rb_joint_geometry g = geometry_now(w, k);
     rb_float3 pb = rb_add(rb_xyz(w->scene.body_pos[k->body_b]), g.rb);
@@ -551,11 +533,7 @@ rb_status rb_joint_get_anchors(rb_joint_id id, rb_vec3 *anchor_a, rb_vec3 *ancho
 
 rb_status rb_joint_get_frames(rb_joint_id id, rb_quat *frame_a, rb_quat *frame_b)
 {
-    rb_status s;
-    int j;
-    rb_world *w = read_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     const rb_joint *k = &w->scene.joints[j];
     rb_joint_geometry g = geometry_now(w, k);
     if (k->type == RB_JK_BALL || k->type == RB_JK_DISTANCE || k->type == RB_JK_SPRING) {
@@ -575,11 +553,7 @@ rb_status rb_joint_get_frames(rb_joint_id id, rb_quat *frame_a, rb_quat *frame_b
 
 rb_status rb_joint_get_limits(rb_joint_id id, bool *enabled, float *lower, float *upper)
 {
-    rb_status s;
-    int j;
-    rb_world *w = get_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     const rb_joint *k = &w->scene.joints[j];
     if (k->type != RB_JK_HINGE && k->type != RB_JK_SLIDER && k->type != RB_JK_DISTANCE)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_get_limits: a %s joint has no [lower, upper] range",
@@ -595,11 +569,7 @@ rb_status rb_joint_get_limits(rb_joint_id id, bool *enabled, float *lower, float
 
 rb_status rb_joint_get_cone_limits(rb_joint_id id, float *swing_span1, float *swing_span2, float *twist_span)
 {
-    rb_status s;
-    int j;
-    rb_world *w = get_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     const rb_joint *k = &w->scene.joints[j];
     if (k->type != RB_JK_CONE_TWIST)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_get_cone_limits: a %s joint is not a cone-twist joint",
@@ -615,11 +585,7 @@ rb_status rb_joint_get_cone_limits(rb_joint_id id, float *swing_span1, float *sw
 
 rb_status rb_joint_get_reaction(rb_joint_id id, rb_vec3 *force, rb_vec3 *torque)
 {
-    rb_status s;
-    int j;
-    rb_world *w = read_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     const rb_joint *k = &w->scene.joints[j];
     if (force)
         *force = (rb_vec3){k->reaction.x, k->reaction.y, k->reaction.z};
@@ -630,11 +596,7 @@ rb_status rb_joint_get_reaction(rb_joint_id id, rb_vec3 *force, rb_vec3 *torque)
 
 rb_status rb_joint_is_broken(rb_joint_id id, bool *out)
 {
-    rb_status s;
-    int j;
-    rb_world *w = read_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     if (!out)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_is_broken: out must not be NULL");
     *out = (w->scene.joints[j].flags & RB_JF_BROKEN) != 0;
@@ -643,11 +605,7 @@ rb_status rb_joint_is_broken(rb_joint_id id, bool *out)
 
 rb_status rb_joint_is_enabled(rb_joint_id id, bool *out)
 {
-    rb_status s;
-    int j;
-    rb_world *w = read_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     if (!out)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_is_enabled: out must not be NULL");
     unsigned int f = w->scene.joints[j].flags;
@@ -657,11 +615,7 @@ rb_status rb_joint_is_enabled(rb_joint_id id, bool *out)
 
 rb_status rb_joint_get_user_data(rb_joint_id id, void **out)
 {
-    rb_status s;
-    int j;
-    rb_world *w = get_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     if (!out)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_get_user_data: out must not be NULL");
     *out = w->joint_user_data[j];
@@ -670,22 +624,12 @@ rb_status rb_joint_get_user_data(rb_joint_id id, void **out)
 
 rb_status rb_joint_set_user_data(rb_joint_id id, void *user_data)
 {
-    rb_status s;
-    int j;
-    rb_world *w = get_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     w->joint_user_data[j] = user_data;
     return RB_OK;
 }
 
 // ---- changing ----
-
-// The joint for a change: the host scene up to date; the bodies wake after the change (wake_bodies).
-static rb_world *edit_joint(rb_joint_id id, int *j, rb_status *s)
-{
-    return read_joint(id, j, s);
-}
 
 // After a change to a joint: a device backend sends the joints again; both bodies wake.
 static void wake_bodies(rb_world *w, const rb_joint *k)
@@ -698,17 +642,13 @@ static void wake_bodies(rb_world *w, const rb_joint *k)
 
 rb_status rb_joint_set_limits(rb_joint_id id, bool enable, float lower, float upper)
 {
-    rb_status s;
-    int j;
-    rb_world *w = edit_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     rb_joint *k = &w->scene.joints[j];
     if (k->type != RB_JK_HINGE && k->type != RB_JK_SLIDER && k->type != RB_JK_DISTANCE)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_set_limits: a %s joint has no [lower, upper] range%s",
                        type_name(k->type), k->type == RB_JK_CONE_TWIST ? " (rb_joint_set_cone_limits sets a cone's)" : "");
-    if ((s = check_limits(w, k->type, lower, upper)) != RB_OK)
-        return s;
+    if ((s_ = check_limits(w, k->type, lower, upper)) != RB_OK)
+        return s_;
     k->limits.x = lower;
     k->limits.y = upper;
     k->flags = enable ? k->flags | RB_JF_LIMIT : k->flags & ~RB_JF_LIMIT;
@@ -720,17 +660,13 @@ rb_status rb_joint_set_limits(rb_joint_id id, bool enable, float lower, float up
 
 rb_status rb_joint_set_cone_limits(rb_joint_id id, float swing_span1, float swing_span2, float twist_span)
 {
-    rb_status s;
-    int j;
-    rb_world *w = edit_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     rb_joint *k = &w->scene.joints[j];
     if (k->type != RB_JK_CONE_TWIST)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_set_cone_limits: a %s joint is not a cone-twist joint",
                        type_name(k->type));
-    if ((s = check_cone(w, swing_span1, swing_span2, twist_span)) != RB_OK)
-        return s;
+    if ((s_ = check_cone(w, swing_span1, swing_span2, twist_span)) != RB_OK)
+        return s_;
     k->limits = rb_f4(twist_span, 0.0f, swing_span1, swing_span2);
     wake_bodies(w, k);
     return RB_OK;
@@ -738,17 +674,13 @@ rb_status rb_joint_set_cone_limits(rb_joint_id id, float swing_span1, float swin
 
 rb_status rb_joint_set_motor(rb_joint_id id, bool enable, float speed, float max_force)
 {
-    rb_status s;
-    int j;
-    rb_world *w = edit_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     rb_joint *k = &w->scene.joints[j];
     if (k->type != RB_JK_HINGE && k->type != RB_JK_SLIDER)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_set_motor: a %s joint has no motor (hinge and slider do)",
                        type_name(k->type));
-    if ((s = check_motor(w, speed, max_force)) != RB_OK)
-        return s;
+    if ((s_ = check_motor(w, speed, max_force)) != RB_OK)
+        return s_;
     k->drive.x = speed;
     k->drive.y = max_force;
     k->flags = enable ? k->flags | RB_JF_MOTOR : k->flags & ~RB_JF_MOTOR;
@@ -760,17 +692,13 @@ rb_status rb_joint_set_motor(rb_joint_id id, bool enable, float speed, float max
 
 rb_status rb_joint_set_spring(rb_joint_id id, bool enable, float hertz, float damping_ratio, float stiffness, float damping)
 {
-    rb_status s;
-    int j;
-    rb_world *w = edit_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     rb_joint *k = &w->scene.joints[j];
     if (k->type != RB_JK_SPRING && k->type != RB_JK_DISTANCE)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_set_spring: a %s joint has no spring (spring and distance do)",
                        type_name(k->type));
-    if ((s = check_spring(w, k->type, enable, hertz, damping_ratio, stiffness, damping)) != RB_OK)
-        return s;
+    if ((s_ = check_spring(w, k->type, enable, hertz, damping_ratio, stiffness, damping)) != RB_OK)
+        return s_;
     if (k->type == RB_JK_DISTANCE && !enable && !(k->flags & RB_JF_LIMIT) && k->drive.z < 1e-3f)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "a distance joint's rod must be at least 1 mm long, its length is %g m",
                        k->drive.z);
@@ -784,11 +712,7 @@ rb_status rb_joint_set_spring(rb_joint_id id, bool enable, float hertz, float da
 
 rb_status rb_joint_set_length(rb_joint_id id, float length)
 {
-    rb_status s;
-    int j;
-    rb_world *w = edit_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     rb_joint *k = &w->scene.joints[j];
     if (k->type != RB_JK_SPRING && k->type != RB_JK_DISTANCE)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "rb_joint_set_length: a %s joint has no length (spring and distance do)",
@@ -804,11 +728,7 @@ rb_status rb_joint_set_length(rb_joint_id id, float length)
 
 rb_status rb_joint_set_breaking(rb_joint_id id, float force, float torque)
 {
-    rb_status s;
-    int j;
-    rb_world *w = edit_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     if (!finite_in(force, 0.0f, INFINITY) || !finite_in(torque, 0.0f, INFINITY))
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "break force and torque must be finite and >= 0, got %g and %g", force,
                        torque);
@@ -821,11 +741,7 @@ rb_status rb_joint_set_breaking(rb_joint_id id, float force, float torque)
 
 rb_status rb_joint_set_enabled(rb_joint_id id, bool enabled)
 {
-    rb_status s;
-    int j;
-    rb_world *w = edit_joint(id, &j, &s);
-    if (!w)
-        return s;
+    JOINT_OR_RETURN(id, w, j)
     rb_joint *k = &w->scene.joints[j];
     unsigned int before = k->flags;
     k->flags = enabled ? (k->flags | RB_JF_ENABLED) & ~RB_JF_BROKEN : k->flags & ~RB_JF_ENABLED;

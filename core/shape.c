@@ -64,16 +64,9 @@ rb_shape_id rb_make_shape_id(const rb_world *w, int slot)
 
 rb_world *rb_get_shape(rb_shape_id id, int *slot, rb_status *status)
 {
-    uint16_t gen;
-    if (id.index1 <= 0 || id.world0 >= RB_MAX_WORLDS) {
-        *status = rb_fail_global(RB_ERR_STALE_ID, "shape id is null or malformed (index %d)", id.index1);
+    rb_world *w = rb_world_of_object(id.index1, id.world0, "shape", status);
+    if (!w)
         return NULL;
-    }
-    if (!rb_world_slot_live(id.world0, &gen)) {
-        *status = rb_fail_global(RB_ERR_STALE_ID, "shape id %d belongs to a destroyed world", id.index1);
-        return NULL;
-    }
-    rb_world *w = rb_get_world((rb_world_id){(uint16_t)(id.world0 + 1), gen}, status);
     int sh = id.index1 - 1;
     if (sh >= w->scene.shape_slots || w->scene.shape_body[sh] < 0 || w->shape_generation[sh] != id.generation) {
         *status = rb_fail(w, RB_ERR_STALE_ID, "shape id %d (generation %u) refers to a destroyed shape", id.index1,
@@ -87,11 +80,7 @@ rb_world *rb_get_shape(rb_shape_id id, int *slot, rb_status *status)
 
 bool rb_shape_is_valid(rb_shape_id id)
 {
-    uint16_t gen;
-    if (id.index1 <= 0 || id.world0 >= RB_MAX_WORLDS || !rb_world_slot_live(id.world0, &gen))
-        return false;
-    rb_status s;
-    rb_world *w = rb_get_world((rb_world_id){(uint16_t)(id.world0 + 1), gen}, &s);
+    const rb_world *w = rb_world_of_object_quiet(id.index1, id.world0);
     int sh = id.index1 - 1;
     return w && sh < w->scene.shape_slots && w->scene.shape_body[sh] >= 0 && w->shape_generation[sh] == id.generation;
 }

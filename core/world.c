@@ -87,6 +87,29 @@ bool rb_world_slot_live(int index, uint16_t *generation)
     return true;
 }
 
+rb_world *rb_world_of_object(int32_t index1, uint16_t world0, const char *kind, rb_status *status)
+{
+    rb_world_id wid = {(uint16_t)(world0 + 1), 0};
+    if (index1 <= 0 || world0 >= RB_MAX_WORLDS) {
+        *status = rb_fail_global(RB_ERR_STALE_ID, "%s id is null or malformed (index %d)", kind, index1);
+        return NULL;
+    }
+    if (!rb_world_slot_live(world0, &wid.generation)) {
+        *status = rb_fail_global(RB_ERR_STALE_ID, "%s id %d belongs to a destroyed world", kind, index1);
+        return NULL;
+    }
+    return rb_get_world(wid, status);
+}
+
+rb_world *rb_world_of_object_quiet(int32_t index1, uint16_t world0)
+{
+    uint16_t gen;
+    if (index1 <= 0 || world0 >= RB_MAX_WORLDS || !rb_world_slot_live(world0, &gen))
+        return NULL;
+    rb_status s;
+    return rb_get_world((rb_world_id){(uint16_t)(world0 + 1), gen}, &s);
+}
+
 bool rb_world_is_valid(rb_world_id id)
 {
     if (id.index1 == 0 || id.index1 > RB_MAX_WORLDS)

@@ -170,6 +170,13 @@ void rb_trim_free_slots(rb_world *w, int body_slots, int shape_slots);
 void rb_wake_touching(rb_world *w, int body);
 // True if world slot `index` (0-based) holds a live world; gives its generation.
 bool rb_world_slot_live(int index, uint16_t *generation);
+// The live world an object id (a body's, shape's or joint's index1 and world0) names: the world's
+// generation is not part of those ids, so the world is the live one in that slot. `kind` ("body",
+// "shape", "joint") names the id in the message of a failure, which is recorded; NULL then. The
+// slot's own liveness and generation are the caller's to check.
+rb_world *rb_world_of_object(int32_t index1, uint16_t world0, const char *kind, rb_status *status);
+// The same for the *_is_valid functions: records nothing.
+rb_world *rb_world_of_object_quiet(int32_t index1, uint16_t world0);
 // Moves a body so its origin is at (p, q).
 void rb_body_place(rb_world *w, int body, rb_vec3 p, rb_quat q);
 // World-frame inverse inertia tensor of a body.

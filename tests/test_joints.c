@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "crossings.h"
 #include "physics_util.h"
 
 static rb_joint_id make_joint(rb_world_id w, const rb_joint_def *d)
@@ -23,25 +24,6 @@ static rb_joint_id make_joint(rb_world_id w, const rb_joint_def *d)
     return j;
 }
 
-// Period from upward zero crossings of f(t) over n steps (linear interpolation within a step).
-typedef struct crossings {
-    double first, last, prev;
-    int count;
-} crossings;
-
-static void crossing_add(crossings *c, double t, double value)
-{
-    if (c->prev < 0.0 && value >= 0.0) {
-        double tc = t - PU_H * value / (value - c->prev);
-        if (c->count == 0)
-            c->first = tc;
-        c->last = tc;
-        c->count++;
-    }
-    c->prev = value;
-}
-
-static double crossing_period(const crossings *c) { return c->count > 1 ? (c->last - c->first) / (c->count - 1) : 0.0; }
 
 // How far a body falls from rest with acceleration `a` in `steps` frames, as the solver's substeps
 // integrate it: n substeps of h change the velocity first (x = a h² n(n+1)/2), pe's sequential solver
@@ -74,7 +56,7 @@ static void test_ball_joint_pendulum_has_the_period_of_a_physical_pendulum(void 
     for (int i = 1; i <= 600; ++i) {
         pu_step(w, 1);
         rb_vec3 p = pu_center(b);
-        crossing_add(&c, i * PU_H, p.x);
+        crossing_add(&c, i * PU_H, PU_H, p.x);
         gap = fmaxf(gap, fabsf(v3_dist(p, v3(0.0f, 10.0f, 0.0f)) - d));
     }
     double period = crossing_period(&c);
@@ -111,7 +93,7 @@ static void test_hinge_pendulum_keeps_its_energy_and_its_period(void **state)
     for (int i = 1; i <= 600; ++i) {
         pu_step(w, 1);
         rb_vec3 p = pu_center(b), om = pu_angular_velocity(b);
-        crossing_add(&c, i * PU_H, p.x);
+        crossing_add(&c, i * PU_H, PU_H, p.x);
         double e = m * PU_G * (p.y - pivot.y) + 0.5 * i_pivot * om.z * om.z;
         worst = fmax(worst, fabs(e - e0) / fabs(e0));
     }
@@ -370,7 +352,7 @@ static void test_spring_joint_has_its_period_and_rest_length(void **state)
         for (int i = 1; i <= 180; ++i) {
             pu_step(w, 1);
             double y = pu_center(b).y;
-            crossing_add(&c, i * PU_H, y - rest_y);
+            crossing_add(&c, i * PU_H, PU_H, y - rest_y);
             lo = fmin(lo, y);
         }
         if (!damped) {

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "crossings.h"
+
 #include "rubble.h"
 
 #include "../bench/compare/joint_scenes.h"
@@ -161,25 +163,6 @@ static void assert_vec_near_at(rb_vec3 a, double x, double y, double z, double t
 
 #define assert_vec_near(a, x, y, z, tol) assert_vec_near_at((a), (x), (y), (z), (tol), __FILE__, __LINE__)
 
-// Period from upward zero crossings of a signal sampled every step (linear interpolation in a step).
-typedef struct crossings {
-    double first, last, prev;
-    int count;
-} crossings;
-
-static void crossing_add(crossings *c, double t, double value)
-{
-    if (c->prev < 0.0 && value >= 0.0) {
-        double tc = t - H * value / (value - c->prev);
-        if (c->count == 0)
-            c->first = tc;
-        c->last = tc;
-        c->count++;
-    }
-    c->prev = value;
-}
-
-static double period_of(const crossings *c) { return c->count > 1 ? (c->last - c->first) / (c->count - 1) : 0.0; }
 
 // ---- what a file's joints do ----
 
@@ -221,14 +204,14 @@ static void test_hinge_pendulum_from_a_file_has_the_period_of_a_physical_pendulu
     float lowest = 0.0f;
     for (int i = 1; i <= 600; ++i) {
         step(w, 1);
-        crossing_add(&c, i * H, position(bob).x);
+        crossing_add(&c, i * H, H, position(bob).x);
         lowest = fminf(lowest, coordinate(j[0]));
     }
     double expected = 2.0 * PI * sqrt((0.4 * r * r + d * d) / (G * d));
     print_message("file pendulum: period %.4f s, expected %.4f s; lowest hinge angle %.4f rad, expected %.4f\n",
-                  period_of(&c), expected, lowest, -2.0 * th0);
+                  crossing_period(&c), expected, lowest, -2.0 * th0);
     assert_true(c.count >= 4);
-    assert_near(period_of(&c), expected, 0.01 * expected);
+    assert_near(crossing_period(&c), expected, 0.01 * expected);
     assert_near(lowest, -2.0 * th0, 0.05 * 2.0 * th0);
     rb_destroy_world(w);
 }
@@ -280,16 +263,16 @@ static void test_spring_keys_set_the_period_and_the_rest_length(void **state)
     for (int i = 1; i <= 240; ++i) {
         step(w, 1);
         // upward crossings of 1 - x: the ball passes the rest length going in
-        crossing_add(&ca, i * H, 1.0 - position(body_at(w, 0)).x);
-        crossing_add(&cb, i * H, 1.0 - position(body_at(w, 1)).x);
+        crossing_add(&ca, i * H, H, 1.0 - position(body_at(w, 0)).x);
+        crossing_add(&cb, i * H, H, 1.0 - position(body_at(w, 1)).x);
         lo = fmin(lo, coordinate(j[0]));
         hi = fmax(hi, coordinate(j[0]));
     }
     double ta = 2.0 * PI * sqrt(2.0 / 100.0);
     print_message("springs from a file: periods %.4f s (expected %.4f) and %.4f s (expected 0.5); length swings "
-                  "%.3f to %.3f m about 1\n", period_of(&ca), ta, period_of(&cb), lo, hi);
-    assert_near(period_of(&ca), ta, 0.03 * ta);
-    assert_near(period_of(&cb), 0.5, 0.03 * 0.5);
+                  "%.3f to %.3f m about 1\n", crossing_period(&ca), ta, crossing_period(&cb), lo, hi);
+    assert_near(crossing_period(&ca), ta, 0.03 * ta);
+    assert_near(crossing_period(&cb), 0.5, 0.03 * 0.5);
     assert_near(0.5 * (lo + hi), 1.0, 0.02);
     assert_near(hi, 1.2, 0.02);
     rb_destroy_world(w);
