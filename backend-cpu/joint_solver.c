@@ -111,11 +111,13 @@ void rb_cpu_joints_finish(rb_cpu_ctx *c, float inv_h)
 int rb_cpu_joints_wake_partners(rb_cpu_ctx *c)
 {
     rb_scene *s = c->scene;
-    int woke = 0, changed = 1;
-    for (int round = 0; changed && round <= c->joint_edge_count; ++round) {
+    // forward then backward over the edges in each round: a chain (edges in joint order) wakes from
+    // either end in one round; rounds repeat only for graphs whose order zigzags
+    int n = c->joint_edge_count, woke = 0, changed = 1;
+    for (int round = 0; changed && round <= n; ++round) {
         changed = 0;
-        for (int i = 0; i < c->joint_edge_count; ++i) {
-            int sleeper = rb_edge_wakes(c->joint_edges[i], s->body_flags);
+        for (int k = 0; k < 2 * n; ++k) {
+            int sleeper = rb_edge_wakes(c->joint_edges[k < n ? k : 2 * n - 1 - k], s->body_flags);
             if (sleeper < 0)
                 continue;
             s->body_flags[sleeper] |= RB_BODY_AWAKE;
