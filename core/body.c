@@ -84,8 +84,10 @@ rb_world *rb_get_body(rb_body_id id, int *slot, rb_status *status)
 bool rb_body_is_valid(rb_body_id id)
 {
     const rb_world *w = rb_world_of_object_quiet(id.index1, id.world0);
+    if (!w) // also for index1 <= 0, whose slot index1 - 1 may not be computed
+        return false;
     int b = id.index1 - 1;
-    return w && b < w->scene.body_slots && (w->scene.body_flags[b] & RB_BODY_ALIVE) &&
+    return b < w->scene.body_slots && (w->scene.body_flags[b] & RB_BODY_ALIVE) &&
            w->body_generation[b] == id.generation;
 }
 

@@ -71,8 +71,10 @@ static rb_world *get_joint(rb_joint_id id, int *slot, rb_status *status)
 bool rb_joint_is_valid(rb_joint_id id)
 {
     const rb_world *w = rb_world_of_object_quiet(id.index1, id.world0);
+    if (!w) // also for index1 <= 0, whose slot index1 - 1 may not be computed
+        return false;
     int j = id.index1 - 1;
-    return w && j < w->scene.joint_slots && w->scene.joints[j].type >= 0 && w->joint_generation[j] == id.generation;
+    return j < w->scene.joint_slots && w->scene.joints[j].type >= 0 && w->joint_generation[j] == id.generation;
 }
 
 bool rb_joint_equal(rb_joint_id a, rb_joint_id b)

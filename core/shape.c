@@ -81,8 +81,10 @@ rb_world *rb_get_shape(rb_shape_id id, int *slot, rb_status *status)
 bool rb_shape_is_valid(rb_shape_id id)
 {
     const rb_world *w = rb_world_of_object_quiet(id.index1, id.world0);
+    if (!w) // also for index1 <= 0, whose slot index1 - 1 may not be computed
+        return false;
     int sh = id.index1 - 1;
-    return w && sh < w->scene.shape_slots && w->scene.shape_body[sh] >= 0 && w->shape_generation[sh] == id.generation;
+    return sh < w->scene.shape_slots && w->scene.shape_body[sh] >= 0 && w->shape_generation[sh] == id.generation;
 }
 
 bool rb_shape_equal(rb_shape_id a, rb_shape_id b)
