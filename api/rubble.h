@@ -164,12 +164,21 @@ typedef struct rb_shape_id {
     uint16_t generation; ///< generation of the shape slot
 } rb_shape_id;
 
+/// Id of a convex hull (rb_compute_hull()): geometry that many convex shapes of its world share.
+typedef struct rb_hull_id {
+    int32_t index1; ///< slot + 1; 0 is null
+    uint16_t world0; ///< slot of the world (0-based)
+    uint16_t generation; ///< generation of the hull slot
+} rb_hull_id;
+
 /// The null world id. Passed to rb_last_error(), it gives the calling thread's last failure.
 static const rb_world_id rb_null_world_id = {0, 0};
 /// The null body id (never valid).
 static const rb_body_id rb_null_body_id = {0, 0, 0};
 /// The null shape id (never valid).
 static const rb_shape_id rb_null_shape_id = {0, 0, 0};
+/// The null hull id (never valid).
+static const rb_hull_id rb_null_hull_id = {0, 0, 0};
 
 /// Whether `id` names a live world. Records no error.
 /// @param id any world id, null included
@@ -794,6 +803,7 @@ typedef enum rb_shape_type {
     RB_SHAPE_CAPSULE,    ///< rb_capsule
     RB_SHAPE_BOX,        ///< rb_box
     RB_SHAPE_PLANE, ///< infinite half-space, static bodies only
+    RB_SHAPE_CONVEX, ///< rb_convex: a convex polyhedron (rb_compute_hull()), optionally rounded
 } rb_shape_type;
 
 /// Contact material of a pair: friction = sqrt(f_a · f_b) (geometric mean, so a frictionless shape
@@ -872,6 +882,99 @@ RB_API rb_status rb_create_box_shape(rb_body_id body, const rb_shape_def *def, c
 /// @param[out] out receives the new shape's id
 /// @return as rb_create_sphere_shape(); also RB_ERR_INVALID_ARGUMENT on a body that is not static.
 RB_API rb_status rb_create_plane_shape(rb_body_id body, const rb_shape_def *def, const rb_plane *plane, rb_shape_id *out);
+
+/// How rb_compute_hull() builds a hull from a point cloud. Start from rb_default_hull_def().
+typedef struct rb_hull_def {
+    const rb_vec3 *points; ///< m, the cloud in the hull's frame; finite, within 1e6 m of its origin
+    int count;             ///< number of points, 4 .. 100,000
+    float weld_distance;   ///< m, points closer than this count as one and faces within it of a common
+                           ///< plane merge into one face; default 1e-4 m (scaled down for hulls smaller than
+                           ///< 1 cm across: at most 1/100 of the cloud's extent)
+    int max_vertices;      ///< 4 .. 64 (RB_HULL_MAX_VERTICES), default 64: a cloud whose hull has more
+                           ///< vertices is reduced to this many, keeping the ones that span it best
+    uint32_t internal_value; ///< set by rb_default_hull_def(); do not touch
+} rb_hull_def;
+
+/// A hull def with every default (no points yet). Thread-safe.
+/// @return weld distance 1e-4 m, at most 64 vertices.
+RB_API rb_hull_def rb_default_hull_def(void);
+
+/// The convex hull of a point cloud (quickhull), as a half-edge mesh kept by the world: vertices,
+/// edges and planar faces (coplanar triangles merged). Convex shapes of the world refer to it
+/// (rb_convex.hull); many shapes share one hull. Mass properties are exact for the solid polyhedron.
+/// @param world the world that keeps the hull
+/// @param def the cloud and the build settings, from rb_default_hull_def() (the points are read, not kept)
+/// @param[out] out receives the hull's id
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (NULL argument, def not from
+///         rb_default_hull_def(), a non-finite or far point, fewer than 4 points, a cloud that is flat,
+///         a line or a point within the weld distance, settings out of range), RB_ERR_OUT_OF_MEMORY.
+RB_API rb_status rb_compute_hull(rb_world_id world, const rb_hull_def *def, rb_hull_id *out);
+/// Destroy a hull. Refused (RB_ERR_INVALID_ARGUMENT) while a shape uses it.
+/// @param hull the hull
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT.
+RB_API rb_status rb_destroy_hull(rb_hull_id hull);
+/// Whether `id` names a live hull (of a live world). Records no error.
+/// @param id any hull id, null included
+/// @return true while the hull exists.
+RB_API bool rb_hull_is_valid(rb_hull_id id);
+
+/// What a hull is made of, and its solid's mass properties per unit density, in the hull frame.
+typedef struct rb_hull_info {
+    int vertex_count;  ///< 4 .. 64
+    int edge_count;    ///< edges (each is two half-edges)
+    int face_count;    ///< planar faces (polygons of 3 or more vertices)
+    float volume;      ///< m³
+    rb_vec3 centroid;  ///< m, centre of volume
+    rb_vec3 inertia_diag;    ///< m², inertia per unit mass about the centroid: (Ixx, Iyy, Izz)
+    rb_vec3 inertia_offdiag; ///< m², (Ixy, Ixz, Iyz), products of inertia with their sign (tensor entries)
+    float bounding_radius;   ///< m, largest distance from the hull origin to a vertex
+} rb_hull_info;
+
+/// Counts and mass properties of a hull.
+/// @param hull the hull
+/// @param[out] out receives the description
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (NULL `out`).
+RB_API rb_status rb_hull_get_info(rb_hull_id hull, rb_hull_info *out);
+/// Number of live hulls in the world.
+/// @param world the world
+/// @param[out] out receives the count
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (NULL `out`).
+RB_API rb_status rb_world_get_hull_count(rb_world_id world, int *out);
+/// The hull's vertices, hull frame. Writes up to `capacity`; `count` (optional) receives how many it has.
+/// @param hull the hull
+/// @param[out] out receives the vertices; may be NULL when capacity is 0
+/// @param capacity room in `out`
+/// @param[out] count receives the vertex count; may be NULL
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (negative capacity, NULL `out` with room).
+RB_API rb_status rb_hull_get_vertices(rb_hull_id hull, rb_vec3 *out, int capacity, int *count);
+/// One face of a hull: its outward plane and its vertices (indices into rb_hull_get_vertices()),
+/// counter-clockwise seen from outside.
+/// @param hull the hull
+/// @param face 0 .. face_count - 1
+/// @param[out] plane receives the face's plane (unit outward normal, offset); may be NULL
+/// @param[out] vertices receives up to `capacity` vertex indices; may be NULL when capacity is 0
+/// @param capacity room in `vertices`
+/// @param[out] count receives the face's vertex count; may be NULL
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (face out of range, negative capacity).
+RB_API rb_status rb_hull_get_face(rb_hull_id hull, int face, rb_plane *plane, int *vertices, int capacity, int *count);
+
+/// A convex polyhedron: a hull of the shape's world placed at the shape's local pose, grown by
+/// `radius` on every side (a rounded hull; 0 for sharp edges).
+typedef struct rb_convex {
+    rb_hull_id hull; ///< from rb_compute_hull() in the same world
+    float radius;    ///< m, >= 0 (default 0), at most 1e6 m
+} rb_convex;
+
+/// Add a convex polyhedron to a body; as rb_create_sphere_shape(). Its mass and inertia are those of
+/// the solid hull (with a radius: of the rounded solid, volume exact, inertia as the hull's scaled to
+/// the rounded mass, docs/convex.md).
+/// @param body the body that gets the shape
+/// @param def material and local pose, from rb_default_shape_def() (copied)
+/// @param convex the hull and rounding radius (copied; the hull is shared, not copied)
+/// @param[out] out receives the new shape's id
+/// @return as rb_create_sphere_shape(); RB_ERR_STALE_ID also for a hull that is not live, and
+///         RB_ERR_INVALID_ARGUMENT for a hull of another world.
+RB_API rb_status rb_create_convex_shape(rb_body_id body, const rb_shape_def *def, const rb_convex *convex, rb_shape_id *out);
 /// Remove a shape from its body; the body's mass is recomputed (a fixed mass set with
 /// rb_body_set_mass_data() is dropped), the body and the bodies it touched wake, and the contact and
 /// pair lists are empty until the next step.
@@ -911,6 +1014,11 @@ RB_API rb_status rb_shape_get_box(rb_shape_id shape, rb_box *out);
 /// @param[out] out receives the geometry
 /// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (NULL `out`, or a shape of another type).
 RB_API rb_status rb_shape_get_plane(rb_shape_id shape, rb_plane *out);
+/// Geometry of a convex shape: its hull and rounding radius.
+/// @param shape a convex shape
+/// @param[out] out receives the geometry
+/// @return RB_OK, RB_ERR_STALE_ID, RB_ERR_INVALID_ARGUMENT (NULL `out`, or a shape of another type).
+RB_API rb_status rb_shape_get_convex(rb_shape_id shape, rb_convex *out);
 /// Pose of the shape in its body's frame (rb_shape_def.local_position, local_rotation).
 /// @param shape the shape
 /// @param[out] out receives the local transform

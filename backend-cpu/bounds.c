@@ -75,7 +75,7 @@ rb_status rb_cpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
 #pragma omp parallel for schedule(static) num_threads(c->team)
     for (int i = 0; i < ns; ++i)
         rb_shape_update_bounds(i, p->contact_margin, p->dt, s->shape_body, s->shape_type, s->shape_local_pos,
-                               s->shape_local_rot, s->shape_params, s->body_flags, s->body_pos, s->body_rot,
+                               s->shape_local_rot, s->shape_params, s->hull_pool, s->body_flags, s->body_pos, s->body_rot,
                                s->body_local_center, s->body_lin_vel, s->body_ang_vel, c->shape_world, c->aabb_lo,
                                c->aabb_hi, c->plane_world);
     return RB_OK;

@@ -43,7 +43,7 @@ static rb_toi_shape toi_side(const rb_cpu_ctx *c, int i)
 {
     const rb_scene *s = c->scene;
     return rb_shape_toi_side(i, s->shape_body, s->shape_type, s->shape_local_pos, s->shape_local_rot, s->shape_params,
-                             s->body_local_center);
+                             s->hull_pool, s->body_local_center);
 }
 
 // Target j's box over the step into lo, hi.
@@ -194,7 +194,7 @@ rb_status rb_cpu_solve_continuous(rb_backend_ctx *ctx, const rb_step_params *p)
         for (int b = 0; b < nb; ++b)
             rb_bullet_sweep(b, ns, target, tolerance, s->body_flags, s->body_pos, s->body_rot, c->step_start_pos,
                             c->step_start_rot, s->body_local_center, s->shape_body, s->shape_type, s->shape_local_pos,
-                            s->shape_local_rot, s->shape_params, s->shape_filter);
+                            s->shape_local_rot, s->shape_params, s->hull_pool, s->shape_filter);
     }
     free_lists(&bl, &tl);
     return RB_OK;

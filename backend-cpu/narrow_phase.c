@@ -76,7 +76,7 @@ rb_status rb_cpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
         }
         rb_narrow_phase_pair_reusing(&c->pair_scratch[i], &c->pair_refs[i], c->pairs[i].shape_a, c->pairs[i].shape_b,
                                      margin, p->dt, s->shape_body, s->shape_type, c->shape_world, s->shape_params,
-                                     c->plane_world, s->shape_material, s->body_flags, s->body_lin_vel,
+                                     s->hull_pool, c->plane_world, s->shape_material, s->body_flags, s->body_lin_vel,
                                      s->body_ang_vel, s->body_local_center, old >= 0 ? &c->cache[old] : NULL,
                                      old >= 0 ? &c->cache_refs[old] : NULL);
     }

@@ -182,6 +182,21 @@ static rb_status choose_cell(rb_gpu_ctx *c)
     return RB_OK;
 }
 
+// The hull pool goes whole: a hull's creation appends a record, its destruction moves the records after it
+// (and the convex shapes that name them, which the shape upload sends). Without hulls the buffer holds one
+// zero rb_float4, which no kernel reads (only convex shapes and boxes against them read the pool).
+static rb_status upload_hulls(rb_gpu_ctx *c)
+{
+    const rb_scene *s = c->scene;
+    int n = s->hull_pool && s->hull_pool_size > 0 ? s->hull_pool_size : 0;
+    rb_status st = rb_gpu_reserve(c, &c->hull_pool, sizeof(rb_float4) * (size_t)(n > 0 ? n : 1), "the hull pool");
+    if (st != RB_OK)
+        return st;
+    if (n == 0)
+        return c->dev->fill_zero(c, c->hull_pool.mem, 0, sizeof(rb_float4), "uploading the hull pool");
+    return c->dev->write(c, c->hull_pool.mem, 0, sizeof(rb_float4) * (size_t)n, s->hull_pool, "uploading the hull pool");
+}
+
 static rb_status gpu_upload(rb_backend_ctx *ctx)
 {
     rb_gpu_ctx *c = (rb_gpu_ctx *)ctx;
@@ -232,6 +247,8 @@ static rb_status gpu_upload(rb_backend_ctx *ctx)
             (st = choose_cell(c)) != RB_OK)
             return st;
     }
+    if ((full || (s->dirty & RB_DIRTY_HULLS) || !c->hull_pool.mem) && (st = upload_hulls(c)) != RB_OK)
+        return st;
     if ((full || (s->dirty & RB_DIRTY_JOINTS) || !c->joints_synced || c->joint_version_seen != s->joint_version) &&
         (st = rb_gpu_sync_joints(c)) != RB_OK)
         return st;
@@ -283,7 +300,7 @@ static void release_all(rb_gpu_ctx *c)
         &c->npoints, &c->moff, &c->manifolds, &c->cache, &c->cons, &c->points, &c->color_order,
         &c->first_point, &c->split_list, &c->delta, &c->edges, &c->counters, &c->shock_support_start,
         &c->shock_supports, &c->shock_answer, &c->refs, &c->cache_refs, &c->pair_refs,
-        &c->start_pos, &c->start_rot, &c->joints, &c->joint_order, &c->joint_edges, &c->nocollide,
+        &c->start_pos, &c->start_rot, &c->joints, &c->joint_order, &c->joint_edges, &c->nocollide, &c->hull_pool,
     };
     if (c->dev) {
         for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)

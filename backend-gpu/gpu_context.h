@@ -85,6 +85,9 @@ struct rb_gpu_ctx {
     rb_gpu_buf pos, rot, lin, ang, force, torque, local_center, inertia_diag, inertia_off, inv_diag, inv_off, params,
         flags, sleep_group;
     rb_gpu_buf shape_body, shape_type, shape_lpos, shape_lrot, shape_params, material, filter;
+    // the scene's hull pool (core/kernels/hull.h), sent whole when it changes (RB_DIRTY_HULLS); at least
+    // one rb_float4, so that the kernels get a valid pointer in a world without hulls
+    rb_gpu_buf hull_pool;
     float inv_cell;       // broad-phase grid: 1 / cell size
 
     // per body

@@ -20,7 +20,7 @@ rb_status rb_gpu_solve_continuous(rb_backend_ctx *ctx, const rb_step_params *p)
     if (!any || !c->start_pos.mem || !c->start_rot.mem)
         return RB_OK;
     float target = rb_sweep_target(p->linear_slop), tolerance = rb_sweep_tolerance(target);
-    rb_gpu_arg args[16];
+    rb_gpu_arg args[RB_GPU_MAX_ARGS];
     int n = 0;
 #define ARG(v)                                                                                                        \
     do {                                                                                                              \
@@ -43,6 +43,7 @@ rb_status rb_gpu_solve_continuous(rb_backend_ctx *ctx, const rb_step_params *p)
     ARG(c->shape_lpos.mem);
     ARG(c->shape_lrot.mem);
     ARG(c->shape_params.mem);
+    ARG(c->hull_pool.mem);
     ARG(c->filter.mem);
 #undef ARG
     return c->dev->launch(c, K_BULLET_SWEEPS, (size_t)nb, n, args, "solve_continuous");

@@ -174,9 +174,9 @@ rb_status rb_gpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(go(&a, (size_t)nb, "update_bounds"));
     a = kbegin(c, K_SHAPE_BOUNDS);
     ai(&a, ns), af(&a, p->contact_margin), af(&a, p->dt), am(&a, &c->shape_body), am(&a, &c->shape_type),
-        am(&a, &c->shape_lpos), am(&a, &c->shape_lrot), am(&a, &c->shape_params), am(&a, &c->flags), am(&a, &c->pos),
-        am(&a, &c->rot), am(&a, &c->local_center), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->shape_world),
-        am(&a, &c->aabb_lo), am(&a, &c->aabb_hi), am(&a, &c->plane_world);
+        am(&a, &c->shape_lpos), am(&a, &c->shape_lrot), am(&a, &c->shape_params), am(&a, &c->hull_pool),
+        am(&a, &c->flags), am(&a, &c->pos), am(&a, &c->rot), am(&a, &c->local_center), am(&a, &c->lin),
+        am(&a, &c->ang), am(&a, &c->shape_world), am(&a, &c->aabb_lo), am(&a, &c->aabb_hi), am(&a, &c->plane_world);
     return go(&a, (size_t)ns, "update_bounds");
 }
 
@@ -316,10 +316,10 @@ rb_status rb_gpu_collide(rb_backend_ctx *ctx, const rb_step_params *p)
 
     karg a = kbegin(c, K_COLLIDE);
     ai(&a, np), af(&a, p->contact_margin), af(&a, p->dt), am(&a, &c->pairs), am(&a, &c->shape_body),
-        am(&a, &c->shape_type), am(&a, &c->shape_world), am(&a, &c->shape_params), am(&a, &c->plane_world),
-        am(&a, &c->material), am(&a, &c->flags), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->local_center),
-        am(&a, &c->cache), am(&a, &c->cache_refs), ai(&a, c->cache_count), am(&a, &c->scratch), am(&a, &c->pair_refs),
-        am(&a, &c->has), am(&a, &c->npoints);
+        am(&a, &c->shape_type), am(&a, &c->shape_world), am(&a, &c->shape_params), am(&a, &c->hull_pool),
+        am(&a, &c->plane_world), am(&a, &c->material), am(&a, &c->flags), am(&a, &c->lin), am(&a, &c->ang),
+        am(&a, &c->local_center), am(&a, &c->cache), am(&a, &c->cache_refs), ai(&a, c->cache_count),
+        am(&a, &c->scratch), am(&a, &c->pair_refs), am(&a, &c->has), am(&a, &c->npoints);
     if (c->nocollide_count > 0)
         am(&a, &c->nocollide);
     else

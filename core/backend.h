@@ -15,7 +15,7 @@
 #include "scene.h"
 
 // Bumped whenever a struct below changes layout or a function changes meaning.
-#define RB_BACKEND_ABI_VERSION 7
+#define RB_BACKEND_ABI_VERSION 8
 
 typedef struct rb_backend_ctx rb_backend_ctx;
 

@@ -202,6 +202,8 @@ rb_status rb_destroy_body(rb_body_id id)
     rb_destroy_body_joints(w, b);
     for (int sh = w->body_first_shape[b]; sh >= 0;) {
         int next = w->shape_next[sh];
+        if (sc->shape_type[sh] == RB_GEOM_CONVEX)
+            rb_hull_add_user(w, rb_hull_of_shape(w, sh), -1);
         sc->shape_body[sh] = -1;
         sc->shape_type[sh] = -1;
         w->shape_generation[sh]++;

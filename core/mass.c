@@ -16,25 +16,51 @@
 static const int TRI_A[6] = {0, 1, 2, 0, 0, 1};
 static const int TRI_B[6] = {0, 1, 2, 1, 2, 2};
 
-// Adds one shape of mass `mass` at `pos`, turned by `rot`, to the mass, first moment and inertia about
-// the body origin (double: a body with many shapes far from its centre would otherwise lose digits in
-// the parallel-axis terms).
-static void add_shape(double *m, double c[3], double i[6], int type, rb_float4 params, rb_float3 pos, rb_float4 rot,
-                      double mass)
+// A shape's own mass model: volume, centre and inertia per unit mass about that centre (tensor entries xx yy
+// zz xy xz yz), in the shape's frame. The primitives are centred on their frame with its axes principal; a
+// hull has its own centroid and a full tensor.
+static void shape_model(const rb_world *w, int type, rb_float4 params, double *volume, double centre[3],
+                        double inertia[6])
+{
+    if (type == RB_GEOM_CONVEX) {
+        rb_hull_shape_mass(w, (int)w->scene.hull_pool[(int)params.y].w, params.x, volume, centre, inertia);
+        return;
+    }
+    rb_float3 d = rb_geom_inertia(type, params, 1.0f);
+    double model[6] = {d.x, d.y, d.z, 0.0, 0.0, 0.0};
+    *volume = rb_geom_volume(type, params);
+    centre[0] = centre[1] = centre[2] = 0.0;
+    memcpy(inertia, model, sizeof model);
+}
+
+void rb_shape_mass_model(const rb_world *w, int type, rb_float4 params, double *volume, double centre[3],
+                         double inertia[6])
+{
+    shape_model(w, type, params, volume, centre, inertia);
+}
+
+// Adds one shape of mass `mass` (model as shape_model gives it) at `pos`, turned by `rot`, to the mass,
+// first moment and inertia about the body origin (double: a body with many shapes far from its centre
+// would otherwise lose digits in the parallel-axis terms).
+static void add_shape(double *m, double c[3], double i[6], const double centre[3], const double model[6],
+                      rb_float3 pos, rb_float4 rot, double mass)
 {
     if (mass <= 0.0)
         return;
-    rb_float3 d = rb_geom_inertia(type, params, 1.0f); // per unit mass, shape frame
     rb_mat3 r = rb_mat3_from_quat(rot);
     double rr[3][3] = {{r.r0.x, r.r0.y, r.r0.z}, {r.r1.x, r.r1.y, r.r1.z}, {r.r2.x, r.r2.y, r.r2.z}};
-    double dd[3] = {d.x, d.y, d.z};
-    double p[3] = {pos.x, pos.y, pos.z};
+    double tensor[3][3] = {{model[0], model[3], model[4]}, {model[3], model[1], model[5]}, {model[4], model[5], model[2]}};
+    double p[3];
+    for (int a = 0; a < 3; ++a) // the shape's centre in the body frame
+        p[a] = (a == 0 ? pos.x : (a == 1 ? pos.y : pos.z)) + rr[a][0] * centre[0] + rr[a][1] * centre[1] +
+               rr[a][2] * centre[2];
     double p2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
     for (int t = 0; t < 6; ++t) {
         int a = TRI_A[t], b = TRI_B[t];
-        double rot_term = 0.0; // (R diag(d) R^T)_ab
+        double rot_term = 0.0; // (R I R^T)_ab
         for (int k = 0; k < 3; ++k)
-            rot_term += rr[a][k] * dd[k] * rr[b][k];
+            for (int l = 0; l < 3; ++l)
+                rot_term += rr[a][k] * tensor[k][l] * rr[b][l];
         double shift = (a == b ? p2 : 0.0) - p[a] * p[b]; // parallel axis to the body origin
         i[t] += mass * (rot_term + shift);
     }
@@ -43,17 +69,18 @@ static void add_shape(double *m, double c[3], double i[6], int type, rb_float4 p
     *m += mass;
 }
 
-static void sums_add(rb_mass_sums *m, const rb_scene *sc, int sh)
+static void sums_add(rb_mass_sums *m, const rb_world *w, int sh)
 {
+    const rb_scene *sc = &w->scene;
     if (sc->shape_type[sh] == RB_GEOM_PLANE)
         return;
     ++m->finite_shapes;
-    int type = sc->shape_type[sh];
-    rb_float4 params = sc->shape_params[sh], rot = sc->shape_local_rot[sh];
+    rb_float4 rot = sc->shape_local_rot[sh];
     rb_float3 pos = rb_xyz(sc->shape_local_pos[sh]);
-    double v = rb_geom_volume(type, params);
-    add_shape(&m->mass, m->c, m->i, type, params, pos, rot, v * sc->shape_material[sh].z);
-    add_shape(&m->vol, m->vc, m->vi, type, params, pos, rot, v);
+    double v, centre[3], model[6];
+    shape_model(w, sc->shape_type[sh], sc->shape_params[sh], &v, centre, model);
+    add_shape(&m->mass, m->c, m->i, centre, model, pos, rot, v * sc->shape_material[sh].z);
+    add_shape(&m->vol, m->vc, m->vi, centre, model, pos, rot, v);
 }
 
 // Sums over every shape of body b, oldest first (the list is newest first: it is turned around for the
@@ -70,7 +97,7 @@ static void sums_rebuild(rb_world *w, int b, rb_mass_sums *m)
     }
     int head = -1;
     for (int sh = prev; sh >= 0;) {
-        sums_add(m, &w->scene, sh);
+        sums_add(m, w, sh);
         int next = w->shape_next[sh];
         w->shape_next[sh] = head;
         head = sh;
@@ -255,7 +282,7 @@ rb_status rb_body_mass_add_shape(rb_world *w, int b, int sh, bool check_only)
         kept->count != w->body_shape_count[b] - 1)
         return rb_update_body_mass(w, b, check_only);
     rb_mass_sums m = *kept;
-    sums_add(&m, &w->scene, sh);
+    sums_add(&m, w, sh);
     sums_key(w, b, &m);
     rb_status s = apply_sums(w, b, &m, check_only, sh);
     if (!check_only)

@@ -63,7 +63,7 @@ rb_status rb_world_cast_ray(rb_world_id id, rb_vec3 origin, rb_vec3 translation,
         rb_xform xf = rb_xform_mul(body, local);
         if (type == RB_GEOM_PLANE)
             params = rb_plane_to_world(xf, params);
-        rb_geom g = rb_geom_make(type, xf, params);
+        rb_geom g = rb_geom_make_pooled(type, xf, params, sc->hull_pool);
         float fraction;
         rb_float3 normal;
         // strictly nearer: on a tie the lower shape slot wins, so the answer does not depend on order

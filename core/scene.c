@@ -69,6 +69,7 @@ void rb_scene_free(rb_scene *s)
     SHAPE_ARRAYS(FREE)
 #undef FREE
     free(s->joints);
+    free(s->hull_pool);
     memset(s, 0, sizeof *s);
 }
 

@@ -22,6 +22,7 @@
 #define RB_DIRTY_SHAPES 0x4u        // shape set, geometry or materials
 #define RB_DIRTY_ALL 0x7u
 #define RB_DIRTY_JOINTS 0x8u        // the joints (a device backend sends them all again)
+#define RB_DIRTY_HULLS 0x10u        // the hull pool (a device backend sends it all again)
 
 typedef struct rb_scene {
     // ---- bodies, slots [0, body_slots) ----
@@ -52,6 +53,11 @@ typedef struct rb_scene {
     rb_float4 *shape_params;          // rb_geom params; planes in the body frame
     rb_float4 *shape_material;        // (friction, restitution, density, static friction or 0 = same as friction)
     uint32_t *shape_filter;           // 2 per shape: category bits, mask bits
+
+    // ---- convex hulls: one record per hull (core/kernels/hull.h), the unit cube at offset 0 ----
+    rb_float4 *hull_pool;             // NULL until the world's first hull
+    int hull_pool_size;               // rb_float4 in use
+    int hull_pool_capacity;
 
     // ---- joints, slots [0, joint_slots) (core/joint.c); a free slot has type -1 ----
     int joint_slots;

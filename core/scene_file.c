@@ -1,10 +1,12 @@
 // Scene files (docs/scene-format.md): rb_load_scene and rb_load_scene_text.
 //
 // A load has two phases. The whole document is read and checked into a plan (no world change): joints
-// find their bodies by name and their values are checked here, so that they point at the key that is
-// wrong. Then the plan is applied through the public API and the generators of scene_generators.h. If
-// anything fails, every joint and body added is destroyed and the world settings are put back, so the
-// world is exactly as before. Every error message starts with FILE:LINE:COLUMN of the node it is about.
+// find their bodies by name, convex shapes their hulls, and their values are checked here, so that they
+// point at the key that is wrong. Then the plan is applied through the public API and the generators of
+// scene_generators.h: the hulls first (a cloud that spans no solid fails there, at its points), then the
+// bodies. If anything fails, every joint, body and hull added is destroyed and the world settings are
+// put back, so the world is exactly as before. Every error message starts with FILE:LINE:COLUMN of the
+// node it is about.
 #define _POSIX_C_SOURCE 200809L // strnlen
 
 #include <errno.h>
@@ -25,6 +27,9 @@
 #define SF_MAX_LISTED_BODIES 1000000              // entries under `bodies` (aliases can multiply them)
 #define SF_MAX_LISTED_SHAPES 2000000
 #define SF_MAX_LISTED_JOINTS 1000000              // entries under `joints`
+#define SF_MAX_HULL_POINTS 100000                 // per hull, as rb_compute_hull
+#define SF_MAX_FILE_HULL_POINTS (1 << 24)         // per file: listed (hulls, convex) and drawn (rocks) together
+#define SF_MAX_FILE_HULLS (1 << 20)               // per file, listed and generated (a world holds at most as many)
 
 typedef struct sf_material {
     const char *name;
@@ -33,10 +38,23 @@ typedef struct sf_material {
 } sf_material;
 
 typedef struct plan_shape {
-    rb_gen_shape g;       // geometry of a sphere, capsule or box, and the shape def
+    rb_gen_shape g;       // geometry of a sphere, capsule, box or convex, and the shape def
     rb_plane plane;       // when g.type == RB_SHAPE_PLANE
+    int hull;             // when g.type == RB_SHAPE_CONVEX: its hull, an index into plan.hulls; else -1
     const yaml_node_t *at;
 } plan_shape;
+
+// A hull to build: an entry of `hulls` (named), or the points of a `convex` shape (inline). The points
+// are plan.points[first_point .. + point_count).
+typedef struct plan_hull {
+    const char *name;          // NULL: inline
+    const yaml_node_t *at;     // the points (where the messages of building it point)
+    const yaml_node_t *node;   // the mapping it was read from: an inline one reached again (an alias) is the same hull
+    int first_point, point_count;
+    float weld_distance;
+    int max_vertices;
+    int users;                 // the shapes and generators that name it: a hull no one names is checked, not kept
+} plan_hull;
 
 typedef struct plan_body {
     rb_body_def def;
@@ -72,13 +90,17 @@ static void name_list(char *list, size_t size, const char *const *first, size_t 
         snprintf(list + used, size - used, ", ...");
 }
 
-typedef enum plan_generator_kind { GEN_GRID, GEN_PYRAMID, GEN_PEN, GEN_GROUND, GEN_RAGDOLL, GEN_CHAIN } plan_generator_kind;
+typedef enum plan_generator_kind {
+    GEN_GRID, GEN_PYRAMID, GEN_PEN, GEN_GROUND, GEN_RAGDOLL, GEN_CHAIN, GEN_ROCKS
+} plan_generator_kind;
 
 typedef struct plan_generator {
     plan_generator_kind kind;
     const yaml_node_t *at;
+    int hull; // a grid of convex shapes: its hull, an index into plan.hulls; else -1
     union {
         rb_grid_spec grid;
+        rb_rocks_spec rocks;
         rb_pyramid_spec pyramid;
         rb_pen_spec pen;
         rb_ragdoll_spec ragdoll;
@@ -142,6 +164,17 @@ typedef struct plan {
     int joint_count;
     body_name *names; // the named listed bodies, when there are joints
     int name_count;
+    plan_hull *hulls; // the named ones in file order, then the inline ones as the shapes name them
+    int hull_count, hull_capacity;
+    body_name *hull_names; // the named hulls, sorted by name
+    int hull_name_count;
+    rb_vec3 *points; // of all hulls
+    int point_count, point_capacity;
+    const yaml_node_t **inline_nodes; // open addressing: the mappings of the inline hulls read so far ...
+    int *inline_hulls;                // ... and their hulls
+    int inline_capacity;              // a power of 2 (0: none yet)
+    long long total_hulls, total_hull_points; // listed and generated, for the per-file limits
+    rb_hull_id *hull_ids; // when the plan is applied: the hulls built, in p->hulls order
     long long total_bodies;
     rb_world_event *events; // time relative to the load; in file order
     int event_count;
@@ -156,6 +189,12 @@ static void plan_free(plan *p)
     free(p->generators);
     free(p->joints);
     free(p->names);
+    free(p->hulls);
+    free(p->hull_names);
+    free(p->points);
+    free(p->inline_nodes);
+    free(p->inline_hulls);
+    free(p->hull_ids);
     free(p->events);
 }
 
@@ -172,13 +211,15 @@ static const char *const SPHERE_KEYS[] = {"radius", NULL};
 static const char *const CAPSULE_KEYS[] = {"radius", "half_length", NULL};
 static const char *const BOX_KEYS[] = {"half_extents", NULL};
 static const char *const PLANE_KEYS[] = {"normal", "offset", NULL};
-static const char *const SHAPE_KEYS[] = {"sphere", "capsule", "box", "plane", "material", "friction",
+static const char *const HULL_KEYS[] = {"points", "weld_distance", "max_vertices", NULL};
+static const char *const CONVEX_KEYS[] = {"points", "hull", "radius", "weld_distance", "max_vertices", NULL};
+static const char *const SHAPE_KEYS[] = {"sphere", "capsule", "box", "plane", "convex", "material", "friction",
                                          "static_friction", "restitution", "density", "position", "rotation",
                                          "category_bits", "mask_bits", NULL};
 static const char *const DAMPING_KEYS[] = {"linear", "angular", NULL};
 static const char *const BODY_KEYS[] = {"name", "type", "position", "rotation", "velocity", "angular_velocity",
                                         "mass", "damping", "gravity_scale", "sleep", "awake", "bullet", "shapes", NULL};
-static const char *const GENERATOR_KEYS[] = {"grid", "pyramid", "pen", "ground", "ragdoll", "chain", NULL};
+static const char *const GENERATOR_KEYS[] = {"grid", "pyramid", "pen", "ground", "ragdoll", "chain", "rocks", NULL};
 static const char *const GRID_KEYS[] = {"shape", "count", "spacing", "center", "jitter", "velocity_jitter",
                                         "random_rotation", "type",
                                         "mass", NULL};
@@ -190,6 +231,9 @@ static const char *const GROUND_KEYS[] = {"height", "material", "friction", "sta
 // no density: the parts' masses are given
 static const char *const RAGDOLL_KEYS[] = {"position", "rotation", "scale", "count", "spacing", "mass", "damping",
                                            "material", "friction", "static_friction", "restitution", NULL};
+static const char *const ROCKS_KEYS[] = {"count", "spacing", "center", "points", "extents", "radius",
+                                         "random_rotation", "type", "mass", "material", "friction",
+                                         "static_friction", "restitution", "density", NULL};
 static const char *const CHAIN_KEYS[] = {"anchor", "direction", "links", "link_length", "link_radius", "link_mass",
                                          "end_radius", "end_mass", "material", "friction", "static_friction",
                                          "restitution", "density", NULL};
@@ -213,8 +257,8 @@ static const char *const *const JOINT_KEYS[] = {BALL_JOINT_KEYS,     HINGE_JOINT
 #define JOINT_TYPE_COUNT ((int)(sizeof JOINT_TYPE_NAMES / sizeof JOINT_TYPE_NAMES[0]))
 static const char *const WORLD_KEYS[] = {"gravity", "time_step", "substeps", "iterations", "position_iterations",
                                          "solver", "sleep", "restitution_threshold", "sequential", NULL};
-static const char *const TOP_KEYS[] = {"rubble-scene", "description", "seed", "world", "materials", "bodies",
-                                       "joints", "generators", "events", NULL};
+static const char *const TOP_KEYS[] = {"rubble-scene", "description", "seed", "world", "materials", "hulls",
+                                       "bodies", "joints", "generators", "events", NULL};
 static const char *const EVENT_KEYS[] = {"time", "gravity", NULL};
 
 // A value that must be > 0 when given (a body mass; 0 would silently mean "from densities").
@@ -377,18 +421,289 @@ static bool read_material_keys(sf_reader *r, const plan *p, const yaml_node_t *m
            sf_opt_float(r, map, "density", context, &def->density);
 }
 
+// ---- hulls ----
+
+static int hull_name_cmp(const void *a, const void *b)
+{
+    const body_name *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+// The hull named `name` under `hulls` (an index into p->hulls), or -1.
+static int find_hull(const plan *p, const char *name)
+{
+    int lo = 0, hi = p->hull_name_count;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(p->hull_names[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->hull_name_count && strcmp(p->hull_names[lo].name, name) == 0 ? p->hull_names[lo].index : -1;
+}
+
+static bool push_hull(sf_reader *r, plan *p, const yaml_node_t *at, plan_hull **out)
+{
+    if (p->total_hulls >= SF_MAX_FILE_HULLS)
+        return sf_fail(r, RB_ERR_CAPACITY, at, "more than %d hulls in one scene file (named, inline and drawn by "
+                       "'rocks' together)", SF_MAX_FILE_HULLS);
+    if (p->hull_count == p->hull_capacity) {
+        int cap = p->hull_capacity ? 2 * p->hull_capacity : 16;
+        plan_hull *h = realloc(p->hulls, (size_t)cap * sizeof *h);
+        if (!h)
+            return out_of_memory(r, at, "hulls");
+        p->hulls = h;
+        p->hull_capacity = cap;
+    }
+    *out = &p->hulls[p->hull_count++];
+    memset(*out, 0, sizeof **out);
+    ++p->total_hulls;
+    return true;
+}
+
+// Adds n hull points to the file's total; refuses before anything is read or drawn.
+static bool count_hull_points(sf_reader *r, plan *p, const yaml_node_t *at, const char *what, double n)
+{
+    if (n > (double)SF_MAX_FILE_HULL_POINTS - (double)p->total_hull_points)
+        return sf_fail(r, RB_ERR_CAPACITY, at, "%s would bring the scene to %.0f hull points, more than the limit of "
+                       "%d per scene file", what, n + (double)p->total_hull_points, SF_MAX_FILE_HULL_POINTS);
+    p->total_hull_points += (long long)n;
+    return true;
+}
+
+// `points: [[x, y, z], ...]` of a hull (`context`: "hull 'rock'" or "convex"): 4 .. 100,000 points,
+// appended to p->points. Whether they span a solid is found when the hull is built.
+static bool read_points(sf_reader *r, plan *p, const yaml_node_t *node, const char *context, plan_hull *h)
+{
+    char what[128];
+    sf_what(what, sizeof what, context, "points");
+    if (node->type != YAML_SEQUENCE_NODE) {
+        char got[96];
+        sf_describe(node, got, sizeof got);
+        return sf_fail(r, RB_ERR_PARSE, node, "%s: expected a sequence of at least 4 points [[x, y, z], ...], got %s",
+                       what, got);
+    }
+    int n = sf_sequence(r, node, what);
+    if (n < 0)
+        return false;
+    if (n < 4)
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, node, "%s: a hull needs at least 4 points [x, y, z] that span a "
+                       "solid, got %d", what, n);
+    if (n > SF_MAX_HULL_POINTS)
+        return sf_fail(r, RB_ERR_CAPACITY, node, "%s: %d points, more than the limit of %d per hull", what, n,
+                       SF_MAX_HULL_POINTS);
+    if (!count_hull_points(r, p, node, what, n))
+        return false;
+    if (p->point_count + n > p->point_capacity) {
+        int cap = p->point_capacity ? p->point_capacity : 256;
+        while (cap < p->point_count + n)
+            cap *= 2;
+        rb_vec3 *pts = realloc(p->points, (size_t)cap * sizeof *pts);
+        if (!pts)
+            return out_of_memory(r, node, "hull points");
+        p->points = pts;
+        p->point_capacity = cap;
+    }
+    h->first_point = p->point_count;
+    for (int i = 0; i < n; ++i) {
+        char item[160];
+        rb_format(item, sizeof item, "%s point %d", context, i + 1);
+        if (!sf_vec3(r, sf_item(r, node, i), item, &p->points[p->point_count + i]))
+            return false;
+    }
+    p->point_count += n;
+    h->point_count = n;
+    h->at = node;
+    return true;
+}
+
+// A hull's `weld_distance` and `max_vertices` (rb_hull_def), checked as rb_compute_hull checks them.
+static bool read_hull_settings(sf_reader *r, const yaml_node_t *map, const char *context, plan_hull *h)
+{
+    rb_hull_def d = rb_default_hull_def();
+    h->weld_distance = d.weld_distance;
+    h->max_vertices = d.max_vertices;
+    yaml_node_t *v;
+    char what[128];
+    if ((v = sf_get(r, map, "weld_distance"))) {
+        if (!sf_float(r, v, sf_what(what, sizeof what, context, "weld_distance"), &h->weld_distance))
+            return false;
+        if (!(h->weld_distance >= 0.0f && h->weld_distance <= 1.0f))
+            return sf_fail(r, RB_ERR_INVALID_ARGUMENT, v, "%s must be in [0, 1] m, got %g", what, h->weld_distance);
+    }
+    if ((v = sf_get(r, map, "max_vertices"))) {
+        long long n;
+        if (!sf_int(r, v, sf_what(what, sizeof what, context, "max_vertices"), 4, d.max_vertices, RB_OK, &n))
+            return false;
+        h->max_vertices = (int)n;
+    }
+    return true;
+}
+
+// hulls: {NAME: {points: [[x, y, z], ...], weld_distance, max_vertices}, ...}
+static bool read_hulls(sf_reader *r, plan *p, const yaml_node_t *node)
+{
+    if (node->type != YAML_MAPPING_NODE) {
+        char got[96];
+        sf_describe(node, got, sizeof got);
+        return sf_fail(r, RB_ERR_PARSE, node, "hulls: expected a mapping of names to {points: [[x, y, z], ...]}, got "
+                       "%s", got);
+    }
+    int n = sf_mapping_size(node);
+    if (n == 0)
+        return true;
+    if (n > SF_MAX_FILE_HULLS)
+        return sf_fail(r, RB_ERR_CAPACITY, node, "%d hulls under 'hulls', more than the limit of %d per scene file", n,
+                       SF_MAX_FILE_HULLS);
+    if (!(p->hull_names = malloc((size_t)n * sizeof *p->hull_names)))
+        return out_of_memory(r, node, "hulls");
+    for (int i = 0; i < n; ++i) {
+        yaml_node_t *key = sf_mapping_key(r, node, i), *value = sf_mapping_value(r, node, i);
+        const char *name;
+        if (!sf_string(r, key, "hull name", &name))
+            return false;
+        char context[96];
+        rb_format(context, sizeof context, "hull '%.60s'", name);
+        plan_hull *h;
+        yaml_node_t *pts;
+        if (!sf_mapping(r, value, context, HULL_KEYS) || !push_hull(r, p, key, &h))
+            return false;
+        h->name = name;
+        h->node = key; // where a second definition of the name is reported
+        if (!(pts = sf_require(r, value, "points", context)) || !read_points(r, p, pts, context, h) ||
+            !read_hull_settings(r, value, context, h))
+            return false;
+        p->hull_names[i] = (body_name){name, p->hull_count - 1};
+    }
+    p->hull_name_count = n;
+    qsort(p->hull_names, (size_t)n, sizeof *p->hull_names, hull_name_cmp);
+    for (int i = 1; i < n; ++i)
+        if (strcmp(p->hull_names[i - 1].name, p->hull_names[i].name) == 0) {
+            const plan_hull *first = &p->hulls[p->hull_names[i - 1].index], *again = &p->hulls[p->hull_names[i].index];
+            return sf_fail(r, RB_ERR_PARSE, again->node, "duplicate hull '%.60s' (first defined at line %d); each name "
+                           "may be defined only once", again->name, (int)first->node->start_mark.line + 1);
+        }
+    return true;
+}
+
+// The inline hulls read so far, by the mapping they were read from (an alias reaches the same node).
+static size_t node_slot(const yaml_node_t *n, int capacity)
+{
+    uint64_t x = (uint64_t)(uintptr_t)n;
+    x ^= x >> 29;
+    x *= 0x9e3779b97f4a7c15ull;
+    return (size_t)(x >> 32) & (size_t)(capacity - 1);
+}
+
+static int find_inline_hull(const plan *p, const yaml_node_t *n)
+{
+    if (p->inline_capacity == 0)
+        return -1;
+    size_t mask = (size_t)(p->inline_capacity - 1);
+    for (size_t i = node_slot(n, p->inline_capacity); p->inline_nodes[i]; i = (i + 1) & mask)
+        if (p->inline_nodes[i] == n)
+            return p->inline_hulls[i];
+    return -1;
+}
+
+static bool add_inline_hull(sf_reader *r, plan *p, const yaml_node_t *n, int hull)
+{
+    int count = p->hull_count - p->hull_name_count; // the inline hulls, this one included
+    if (2 * count > p->inline_capacity) {
+        int cap = p->inline_capacity ? 2 * p->inline_capacity : 64;
+        const yaml_node_t **nodes = calloc((size_t)cap, sizeof *nodes);
+        int *hulls = malloc((size_t)cap * sizeof *hulls);
+        if (!nodes || !hulls) {
+            free(nodes);
+            free(hulls);
+            return out_of_memory(r, n, "hulls");
+        }
+        for (int i = 0; i < p->inline_capacity; ++i)
+            if (p->inline_nodes[i]) {
+                size_t k = node_slot(p->inline_nodes[i], cap);
+                while (nodes[k])
+                    k = (k + 1) & (size_t)(cap - 1);
+                nodes[k] = p->inline_nodes[i];
+                hulls[k] = p->inline_hulls[i];
+            }
+        free(p->inline_nodes);
+        free(p->inline_hulls);
+        p->inline_nodes = nodes;
+        p->inline_hulls = hulls;
+        p->inline_capacity = cap;
+    }
+    size_t k = node_slot(n, p->inline_capacity);
+    while (p->inline_nodes[k])
+        k = (k + 1) & (size_t)(p->inline_capacity - 1);
+    p->inline_nodes[k] = n;
+    p->inline_hulls[k] = hull;
+    return true;
+}
+
+// convex: {points: [...], radius} (a hull of its own) or {hull: NAME, radius} (one of `hulls`).
+static bool read_convex(sf_reader *r, plan *p, const yaml_node_t *geom, plan_shape *out)
+{
+    out->g.type = RB_SHAPE_CONVEX;
+    if (!sf_mapping(r, geom, "convex", CONVEX_KEYS))
+        return false;
+    yaml_node_t *pts = sf_get(r, geom, "points"), *ref = sf_get(r, geom, "hull");
+    if (pts && ref)
+        return sf_fail(r, RB_ERR_PARSE, ref, "convex: expected either 'points' (a hull of its own) or 'hull' (the name "
+                       "of one under 'hulls'), not both");
+    if (!pts && !ref)
+        return sf_fail(r, RB_ERR_PARSE, geom, "convex: expected 'points: [[x, y, z], ...]' (at least 4) or 'hull: "
+                       "NAME' (one of the hulls under 'hulls')");
+    if (!sf_opt_float(r, geom, "radius", "convex", &out->g.convex.radius))
+        return false;
+    if (!(out->g.convex.radius >= 0.0f))
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, sf_get(r, geom, "radius"), "convex radius must be >= 0 m (0: sharp "
+                       "edges), got %g", out->g.convex.radius);
+    int hull;
+    if (ref) {
+        yaml_node_t *weld = sf_get(r, geom, "weld_distance"), *most = sf_get(r, geom, "max_vertices");
+        if (weld || most)
+            return sf_fail(r, RB_ERR_PARSE, weld ? weld : most, "convex: '%s' belongs to the hull's own entry under "
+                           "'hulls', not to a shape that names it", weld ? "weld_distance" : "max_vertices");
+        const char *name;
+        if (!sf_string(r, ref, "convex hull", &name))
+            return false;
+        if ((hull = find_hull(p, name)) < 0) {
+            char list[400];
+            name_list(list, sizeof list, p->hull_name_count ? &p->hull_names[0].name : NULL, sizeof p->hull_names[0],
+                      p->hull_name_count);
+            return sf_fail(r, RB_ERR_PARSE, ref, "unknown hull '%.60s'; expected one of the names under 'hulls'%s%s",
+                           name, p->hull_name_count ? ": " : " (there are none)", list);
+        }
+    } else if ((hull = find_inline_hull(p, geom)) < 0) {
+        plan_hull *h;
+        if (!push_hull(r, p, geom, &h))
+            return false;
+        h->node = geom;
+        hull = p->hull_count - 1;
+        if (!read_points(r, p, pts, "convex", h) || !read_hull_settings(r, geom, "convex", h) ||
+            !add_inline_hull(r, p, geom, hull))
+            return false;
+    }
+    out->hull = hull;
+    p->hulls[hull].users++;
+    return true;
+}
+
 // One entry of a body's `shapes`, or a generator's `shape`.
-static bool read_shape(sf_reader *r, const plan *p, const yaml_node_t *node, bool allow_plane, plan_shape *out)
+static bool read_shape(sf_reader *r, plan *p, const yaml_node_t *node, bool allow_plane, plan_shape *out)
 {
     if (!sf_mapping(r, node, "shape", SHAPE_KEYS))
         return false;
     memset(out, 0, sizeof *out);
     out->at = node;
+    out->hull = -1;
     out->g.def = rb_default_shape_def();
-    static const char *const geometry[] = {"sphere", "capsule", "box", "plane"};
-    const yaml_node_t *geom = NULL;
+    static const char *const geometry[] = {"sphere", "capsule", "box", "plane", "convex"};
+    yaml_node_t *geom = NULL;
     int kind = -1;
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 5; ++i) {
         yaml_node_t *v = sf_get(r, node, geometry[i]);
         if (v && geom)
             return sf_fail(r, RB_ERR_PARSE, v, "shape has both '%s' and '%s'; expected exactly one geometry",
@@ -399,8 +714,8 @@ static bool read_shape(sf_reader *r, const plan *p, const yaml_node_t *node, boo
         }
     }
     if (!geom)
-        return sf_fail(r, RB_ERR_PARSE, node, "shape has no geometry; expected one of: sphere, capsule, box%s",
-                       allow_plane ? ", plane" : "");
+        return sf_fail(r, RB_ERR_PARSE, node, "shape has no geometry; expected one of: sphere, capsule, box, "
+                       "convex%s", allow_plane ? ", plane" : "");
     switch (kind) {
     case 0:
         out->g.type = RB_SHAPE_SPHERE;
@@ -422,9 +737,14 @@ static bool read_shape(sf_reader *r, const plan *p, const yaml_node_t *node, boo
             return false;
         break;
     }
+    case 4:
+        if (!read_convex(r, p, geom, out))
+            return false;
+        break;
     default:
         if (!allow_plane)
-            return sf_fail(r, RB_ERR_PARSE, geom, "a generated body cannot be a plane; expected sphere, capsule or box");
+            return sf_fail(r, RB_ERR_PARSE, geom, "a generated body cannot be a plane; expected sphere, capsule, box "
+                           "or convex");
         out->g.type = RB_SHAPE_PLANE;
         out->plane = (rb_plane){{0.0f, 1.0f, 0.0f}, 0.0f};
         if (!sf_mapping(r, geom, "plane", PLANE_KEYS) || !sf_opt_vec3(r, geom, "normal", "plane", &out->plane.normal) ||
@@ -882,7 +1202,8 @@ static bool count_bodies(sf_reader *r, plan *p, const yaml_node_t *at, const cha
     return true;
 }
 
-static bool read_grid(sf_reader *r, plan *p, const yaml_node_t *node, rb_grid_spec *g)
+// *hull: the hull of a grid of convex shapes (an index into p->hulls), else -1.
+static bool read_grid(sf_reader *r, plan *p, const yaml_node_t *node, rb_grid_spec *g, int *hull)
 {
     if (!sf_mapping(r, node, "grid", GRID_KEYS))
         return false;
@@ -893,6 +1214,7 @@ static bool read_grid(sf_reader *r, plan *p, const yaml_node_t *node, rb_grid_sp
     if (!v || !read_shape(r, p, v, false, &shape))
         return false;
     g->shape = shape.g;
+    *hull = shape.hull;
     yaml_node_t *count = sf_require(r, node, "count", "grid");
     if (!count)
         return false;
@@ -924,6 +1246,8 @@ static bool read_grid(sf_reader *r, plan *p, const yaml_node_t *node, rb_grid_sp
                        "per scene file", g->count[0], g->count[1], g->count[2], total, SF_MAX_BODIES);
     if (!count_bodies(r, p, count, "this grid", total))
         return false;
+    if (total == 0.0 && shape.hull >= 0)
+        p->hulls[shape.hull].users--; // no body will have it
     yaml_node_t *spacing = sf_require(r, node, "spacing", "grid");
     if (!spacing || !sf_vec3(r, spacing, "grid spacing", &g->spacing) ||
         !sf_opt_vec3(r, node, "center", "grid", &g->center) || !sf_opt_vec3(r, node, "jitter", "grid", &g->jitter) ||
@@ -955,7 +1279,9 @@ static bool read_pyramid(sf_reader *r, plan *p, const yaml_node_t *node, rb_pyra
         return false;
     if (shape.g.type != RB_SHAPE_BOX)
         return sf_fail(r, RB_ERR_PARSE, v, "pyramid shape: expected a box, got a %s",
-                       shape.g.type == RB_SHAPE_SPHERE ? "sphere" : "capsule");
+                       shape.g.type == RB_SHAPE_SPHERE    ? "sphere"
+                       : shape.g.type == RB_SHAPE_CAPSULE ? "capsule"
+                                                          : "convex");
     py->shape = shape.g;
     long long base;
     yaml_node_t *b = sf_require(r, node, "base", "pyramid");
@@ -1083,19 +1409,76 @@ static bool read_chain(sf_reader *r, plan *p, const yaml_node_t *node, rb_chain_
            count_bodies(r, p, n, "this chain", (double)links + (c->end_radius > 0.0f));
 }
 
+// rocks: a grid of bodies, each with a random hull of its own (scene_generators.h, rb_generate_rocks).
+static bool read_rocks(sf_reader *r, plan *p, const yaml_node_t *node, rb_rocks_spec *g)
+{
+    if (!sf_mapping(r, node, "rocks", ROCKS_KEYS))
+        return false;
+    memset(g, 0, sizeof *g);
+    g->spacing = (rb_vec3){1.0f, 1.0f, 1.0f};
+    g->points = 12; // the bench scene's
+    g->extents[0] = 0.25, g->extents[1] = 0.20, g->extents[2] = 0.15;
+    g->random_rotation = true;
+    g->body_type = RB_BODY_DYNAMIC;
+    g->def = rb_default_shape_def();
+    double total;
+    yaml_node_t *count = sf_require(r, node, "count", "rocks"), *v;
+    if (!count || !read_count3(r, count, "rocks count", g->count, &total) ||
+        !count_bodies(r, p, count, "these rocks", total))
+        return false;
+    if (total > (double)SF_MAX_FILE_HULLS - (double)p->total_hulls)
+        return sf_fail(r, RB_ERR_CAPACITY, count, "these rocks would bring the scene to %.0f hulls (one per rock), "
+                       "more than the limit of %d per scene file", total + (double)p->total_hulls, SF_MAX_FILE_HULLS);
+    p->total_hulls += (long long)total;
+    if ((v = sf_get(r, node, "points"))) {
+        long long n;
+        if (!sf_int(r, v, "rocks points", RB_ROCK_MIN_POINTS, RB_ROCK_MAX_POINTS, RB_OK, &n))
+            return false;
+        if (n % 2 != 0)
+            return sf_fail(r, RB_ERR_INVALID_ARGUMENT, v, "rocks points must be even (each drawn point p gives p and "
+                           "-p), got %lld", n);
+        g->points = (int)n;
+    }
+    if (!count_hull_points(r, p, v ? v : count, "these rocks", total * g->points))
+        return false;
+    if ((v = sf_get(r, node, "extents"))) {
+        if (!sf_vec3d(r, v, "rocks extents", g->extents))
+            return false;
+        for (int i = 0; i < 3; ++i)
+            if (!(g->extents[i] > 0.0 && g->extents[i] <= 1e6))
+                return sf_fail(r, RB_ERR_INVALID_ARGUMENT, v, "rocks extents must be in (0, 1e6] m in each axis, got "
+                               "[%g, %g, %g]", g->extents[0], g->extents[1], g->extents[2]);
+    }
+    if (!sf_opt_vec3(r, node, "spacing", "rocks", &g->spacing) ||
+        !sf_opt_vec3(r, node, "center", "rocks", &g->center) || !sf_opt_float(r, node, "radius", "rocks", &g->radius) ||
+        !sf_opt_bool(r, node, "random_rotation", "rocks", &g->random_rotation) ||
+        !body_type(r, node, "rocks", &g->body_type) ||
+        !opt_positive(r, node, "mass", "rocks", &g->mass, "; leave 'mass' out to take it from the density"))
+        return false;
+    if (!(g->radius >= 0.0f))
+        return sf_fail(r, RB_ERR_INVALID_ARGUMENT, sf_get(r, node, "radius"), "rocks radius must be >= 0 m (0: sharp "
+                       "edges), got %g", g->radius);
+    return read_material_keys(r, p, node, "rocks", &g->def);
+}
+
 static bool read_generator(sf_reader *r, plan *p, const yaml_node_t *node, plan_generator *gen)
 {
     if (!sf_mapping(r, node, "generator", GENERATOR_KEYS))
         return false;
     if (sf_mapping_size(node) != 1)
         return sf_fail(r, RB_ERR_PARSE, node, "generator: expected exactly one of grid, pyramid, pen, ground, "
-                       "ragdoll, chain, got %d keys", sf_mapping_size(node));
+                       "ragdoll, chain, rocks, got %d keys", sf_mapping_size(node));
     const char *kind = (const char *)sf_mapping_key(r, node, 0)->data.scalar.value;
     yaml_node_t *v = sf_mapping_value(r, node, 0);
     gen->at = v;
+    gen->hull = -1;
     if (strcmp(kind, "grid") == 0) {
         gen->kind = GEN_GRID;
-        return read_grid(r, p, v, &gen->u.grid);
+        return read_grid(r, p, v, &gen->u.grid, &gen->hull);
+    }
+    if (strcmp(kind, "rocks") == 0) {
+        gen->kind = GEN_ROCKS;
+        return read_rocks(r, p, v, &gen->u.rocks);
     }
     if (strcmp(kind, "pyramid") == 0) {
         gen->kind = GEN_PYRAMID;
@@ -1261,6 +1644,9 @@ static bool make_plan(sf_reader *r, plan *p)
     // materials before the shapes that name them, wherever they are in the file
     if ((v = sf_get(r, root, "materials")) && !read_materials(r, v, p))
         return false;
+    // and the named hulls before the shapes that name them
+    if ((v = sf_get(r, root, "hulls")) && !read_hulls(r, p, v))
+        return false;
     if ((v = sf_get(r, root, "world")) && !read_world(r, p, v))
         return false;
     if ((v = sf_get(r, root, "bodies")) && !read_bodies(r, p, v))
@@ -1285,7 +1671,7 @@ static bool api_failed(sf_reader *r, rb_status status, const yaml_node_t *at, co
     return sf_fail(r, status, at, "%s%s", prefix, msg);
 }
 
-static rb_status add_shape(rb_body_id body, const plan_shape *s)
+static rb_status add_shape(rb_body_id body, const plan_shape *s, const rb_hull_id *hulls)
 {
     rb_shape_id id;
     switch (s->g.type) {
@@ -1300,6 +1686,10 @@ static rb_status add_shape(rb_body_id body, const plan_shape *s)
     case RB_SHAPE_BOX: {
         rb_box box = {s->g.half_extents};
         return rb_create_box_shape(body, &s->g.def, &box, &id);
+    }
+    case RB_SHAPE_CONVEX: {
+        rb_convex convex = {hulls[s->hull], s->g.convex.radius};
+        return rb_create_convex_shape(body, &s->g.def, &convex, &id);
     }
     case RB_SHAPE_PLANE:
         break;
@@ -1322,25 +1712,32 @@ static bool create_body(sf_reader *r, rb_world_id wid, const plan *p, const plan
     }
     for (int i = 0; i < b->shape_count; ++i) {
         const plan_shape *shape = &p->shapes[b->first_shape + i];
-        if ((s = add_shape(id, shape)) != RB_OK)
+        if ((s = add_shape(id, shape, p->hull_ids)) != RB_OK)
             return api_failed(r, s, shape->at, prefix);
     }
     return true;
 }
 
-static bool run_generator(sf_reader *r, rb_world_id wid, const plan_generator *g, rb_lcg *rng, rb_body_list *created,
-                          rb_joint_list *joints)
+static bool run_generator(sf_reader *r, rb_world_id wid, const plan *p, const plan_generator *g, rb_lcg *rng,
+                          rb_body_list *created, rb_joint_list *joints, rb_hull_list *hulls)
 {
     rb_status s = RB_OK;
     switch (g->kind) {
-    case GEN_GRID: s = rb_generate_grid(wid, &g->u.grid, rng, created); break;
+    case GEN_GRID: {
+        rb_grid_spec grid = g->u.grid;
+        if (g->hull >= 0)
+            grid.shape.convex.hull = p->hull_ids[g->hull];
+        s = rb_generate_grid(wid, &grid, rng, created);
+        break;
+    }
+    case GEN_ROCKS: s = rb_generate_rocks(wid, &g->u.rocks, rng, created, hulls); break;
     case GEN_PYRAMID: s = rb_generate_pyramid(wid, &g->u.pyramid, created); break;
     case GEN_PEN: s = rb_generate_pen(wid, &g->u.pen, created); break;
     case GEN_GROUND: s = rb_generate_ground(wid, g->u.ground.height, &g->u.ground.def, created); break;
     case GEN_RAGDOLL: s = rb_generate_ragdolls(wid, &g->u.ragdoll, created, joints); break;
     case GEN_CHAIN: s = rb_generate_chain(wid, &g->u.chain, created, joints); break;
     }
-    static const char *const names[] = {"grid: ", "pyramid: ", "pen: ", "ground: ", "ragdoll: ", "chain: "};
+    static const char *const names[] = {"grid: ", "pyramid: ", "pen: ", "ground: ", "ragdoll: ", "chain: ", "rocks: "};
     return s == RB_OK || api_failed(r, s, g->at, names[g->kind]);
 }
 
@@ -1409,10 +1806,35 @@ static bool create_joints(sf_reader *r, rb_world_id wid, const plan *p, const rb
     return true;
 }
 
-static bool apply_plan(sf_reader *r, rb_world *w, rb_world_id wid, const plan *p, rb_body_list *created,
-                       rb_joint_list *joints)
+// Every hull of the plan (named ones in file order, then the inline ones), into p->hull_ids.
+static bool create_hulls(sf_reader *r, rb_world_id wid, plan *p, rb_hull_list *hulls)
 {
-    if (!apply_world(r, w, wid, p))
+    if (p->hull_count == 0)
+        return true;
+    if (!(p->hull_ids = calloc((size_t)p->hull_count, sizeof *p->hull_ids)))
+        return out_of_memory(r, p->hulls[0].at, "hulls");
+    for (int i = 0; i < p->hull_count; ++i) {
+        const plan_hull *h = &p->hulls[i];
+        rb_hull_def d = rb_default_hull_def();
+        d.points = p->points + h->first_point;
+        d.count = h->point_count;
+        d.weld_distance = h->weld_distance;
+        d.max_vertices = h->max_vertices;
+        rb_status s = rb_generate_hull(wid, &d, hulls, &p->hull_ids[i]);
+        if (s != RB_OK) {
+            char prefix[96] = "convex: ";
+            if (h->name)
+                rb_format(prefix, sizeof prefix, "hull '%.60s': ", h->name);
+            return api_failed(r, s, h->at, prefix);
+        }
+    }
+    return true;
+}
+
+static bool apply_plan(sf_reader *r, rb_world *w, rb_world_id wid, plan *p, rb_body_list *created,
+                       rb_joint_list *joints, rb_hull_list *hulls)
+{
+    if (!create_hulls(r, wid, p, hulls) || !apply_world(r, w, wid, p))
         return false;
     for (int i = 0; i < p->body_count; ++i)
         if (!create_body(r, wid, p, &p->bodies[i], created))
@@ -1421,7 +1843,7 @@ static bool apply_plan(sf_reader *r, rb_world *w, rb_world_id wid, const plan *p
         return false;
     rb_lcg rng = {p->seed}; // one stream for all generators, in file order
     for (int i = 0; i < p->generator_count; ++i)
-        if (!run_generator(r, wid, &p->generators[i], &rng, created, joints))
+        if (!run_generator(r, wid, p, &p->generators[i], &rng, created, joints, hulls))
             return false;
     // the events are scheduled before the last step that can fail, so that nothing needs undoing
     // after it; they go after the world's pending ones with the same time, in file order among
@@ -1484,13 +1906,22 @@ static rb_status load_text(rb_world *w, rb_world_id wid, const char *text, size_
         int body_slots = w->scene.body_slots, shape_slots = w->scene.shape_slots, joint_slots = w->scene.joint_slots;
         rb_body_list created = {0};
         rb_joint_list joints = {0};
-        if (apply_plan(&r, w, wid, &p, &created, &joints)) {
+        rb_hull_list hulls = {0};
+        if (apply_plan(&r, w, wid, &p, &created, &joints, &hulls)) {
+            // a named hull that no shape names was built (so that a bad one is an error) but is not kept:
+            // nothing could name it later
+            for (int i = p.hull_count - 1; i >= 0; --i)
+                if (p.hulls[i].users == 0)
+                    rb_destroy_hull(p.hull_ids[i]);
             rb_body_list_free(&created);
             rb_joint_list_free(&joints);
+            rb_hull_list_free(&hulls);
         } else {
-            // the joints first, newest first, so their slots go back to the free list in order
+            // the joints first, newest first, so their slots go back to the free list in order; the hulls
+            // after the bodies, whose shapes use them
             rb_joint_list_destroy_all(&joints);
             rb_body_list_destroy_all(&created);
+            rb_hull_list_destroy_all(&hulls);
             trim_free_joint_slots(w, joint_slots);
             rb_trim_free_slots(w, body_slots, shape_slots);
             w->settings = saved_settings;

@@ -226,7 +226,7 @@ static void prescan(sf_reader *r, const char *text, size_t size)
         }
         if (opens && ++depth > SF_MAX_DEPTH) {
             fail_at_mark(r, RB_ERR_PARSE, e.start_mark,
-                         "nesting deeper than %d levels: a %s opens here inside %d others (the scene format needs 7)",
+                         "nesting deeper than %d levels: a %s opens here inside %d others (the scene format needs 8)",
                          SF_MAX_DEPTH, e.type == YAML_SEQUENCE_START_EVENT ? "sequence" : "mapping", SF_MAX_DEPTH);
         } else if (lookups > SF_MAX_ANCHOR_LOOKUPS) {
             char n[32];
@@ -538,6 +538,16 @@ bool sf_float(sf_reader *r, const yaml_node_t *n, const char *what, float *out)
     return true;
 }
 
+bool sf_double(sf_reader *r, const yaml_node_t *n, const char *what, double *out)
+{
+    float f; // the same rules, and the value must fit a float too
+    if (!sf_float(r, n, what, &f))
+        return false;
+    const char *s = scalar_text(n);
+    *out = is_decimal(s) ? strtod(s, NULL) : (double)strtoll(s, NULL, 16);
+    return true;
+}
+
 bool sf_int(sf_reader *r, const yaml_node_t *n, const char *what, long long lo, long long hi, rb_status range_status,
             long long *out)
 {
@@ -726,6 +736,28 @@ bool sf_vec3(sf_reader *r, const yaml_node_t *n, const char *what, rb_vec3 *out)
             return false;
     }
     *out = (rb_vec3){v[0], v[1], v[2]};
+    return true;
+}
+
+bool sf_vec3d(sf_reader *r, const yaml_node_t *n, const char *what, double out[3])
+{
+    if (!sf_ok(r))
+        return false;
+    if (n->type != YAML_SEQUENCE_NODE)
+        return expected(r, n, what, "a sequence of 3 numbers [x, y, z]");
+    int len = sf_sequence(r, n, what);
+    if (len != 3)
+        return sf_fail(r, RB_ERR_PARSE, n, "%s: expected a sequence of 3 numbers [x, y, z], got %d item%s", what, len,
+                       len == 1 ? "" : "s");
+    char item[160];
+    double v[3];
+    static const char axis[3] = {'x', 'y', 'z'};
+    for (int i = 0; i < 3; ++i) {
+        rb_format(item, sizeof item, "%s.%c", what, axis[i]);
+        if (!sf_double(r, sf_item(r, n, i), item, &v[i]))
+            return false;
+    }
+    memcpy(out, v, sizeof v);
     return true;
 }
 

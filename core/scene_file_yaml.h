@@ -17,7 +17,7 @@ rb_status sf_read_file(rb_world *w, const char *path, size_t limit, char **text,
 
 // Bounds on the YAML text that keep a load linear in its size (docs/scene-format.md, "Limits"):
 // - collections nested at most SF_MAX_DEPTH deep (checked before libyaml builds anything; the format
-//   needs 7);
+//   needs 8);
 // - at most SF_MAX_ANCHOR_LOOKUPS comparisons of anchor names in libyaml's loader, which compares each
 //   anchor and alias with every anchor before it (a name of n bytes counts 1 + n / 128);
 // - at most max(SF_ALIAS_NODES_MIN, SF_ALIAS_NODES_PER_NODE x the document's nodes) nodes reached
@@ -72,6 +72,8 @@ yaml_node_t *sf_item(sf_reader *r, const yaml_node_t *seq, int i);
 // Scalars. Numbers and booleans must be plain (unquoted) scalars. `what` names the value
 // ("sphere radius"). Floats must be finite and representable as a 32-bit float.
 bool sf_float(sf_reader *r, const yaml_node_t *n, const char *what, float *out);
+// The same value in double precision (as strtod reads it): for values that the loader keeps in double.
+bool sf_double(sf_reader *r, const yaml_node_t *n, const char *what, double *out);
 // Integer in [lo, hi]; out of range is RB_ERR_INVALID_ARGUMENT, or `range_status` if that is not RB_OK.
 bool sf_int(sf_reader *r, const yaml_node_t *n, const char *what, long long lo, long long hi, rb_status range_status,
             long long *out);
@@ -82,6 +84,8 @@ bool sf_string(sf_reader *r, const yaml_node_t *n, const char *what, const char 
 // A sequence of exactly 3 numbers [x, y, z]; sf_vec4: exactly 4 [x, y, z, w].
 bool sf_vec3(sf_reader *r, const yaml_node_t *n, const char *what, rb_vec3 *out);
 bool sf_vec4(sf_reader *r, const yaml_node_t *n, const char *what, float out[4]);
+// sf_vec3 in double precision (each number read as sf_double reads it).
+bool sf_vec3d(sf_reader *r, const yaml_node_t *n, const char *what, double out[3]);
 
 
 // "sphere" + "radius" -> "sphere radius" (names a value in messages); returns buf.

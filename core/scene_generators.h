@@ -1,6 +1,7 @@
 // Generators shared by rb_build_standard_scene and the scene-file loader: grids of bodies with the
-// seeded jitter and rotations of docs/bench-scenes.md, square pyramids of boxes, the pen of walls, and
-// jointed ones: the ragdolls and the chain of docs/bench-scenes.md ("Jointed scenes").
+// seeded jitter and rotations of docs/bench-scenes.md, square pyramids of boxes, the pen of walls, the
+// jointed ones: the ragdolls and the chain of docs/bench-scenes.md ("Jointed scenes"), and the rocks of
+// its convex scene, each with a random hull of its own.
 #ifndef RB_CORE_SCENE_GENERATORS_H
 #define RB_CORE_SCENE_GENERATORS_H
 
@@ -38,12 +39,25 @@ void rb_joint_list_free(rb_joint_list *l);        // frees the list only
 // Creates a joint and records it.
 rb_status rb_generate_joint(rb_world_id w, const rb_joint_def *def, rb_joint_list *created);
 
+// Hulls created so far (rb_compute_hull), so a failed load can remove them: after the bodies whose
+// shapes use them are gone (a hull in use cannot be destroyed), newest first.
+typedef struct rb_hull_list {
+    rb_hull_id *ids;
+    int count, capacity;
+} rb_hull_list;
+
+void rb_hull_list_destroy_all(rb_hull_list *l); // destroys the hulls and frees the list
+void rb_hull_list_free(rb_hull_list *l);        // frees the list only
+// Builds a hull (rb_compute_hull) and records it.
+rb_status rb_generate_hull(rb_world_id w, const rb_hull_def *def, rb_hull_list *created, rb_hull_id *out);
+
 // The shape every generated body gets.
 typedef struct rb_gen_shape {
-    rb_shape_type type;  // sphere, capsule or box
+    rb_shape_type type;  // sphere, capsule, box or convex
     float radius;        // sphere, capsule
     float half_length;   // capsule
     rb_vec3 half_extents;// box
+    rb_convex convex;    // convex: the hull (of the world the body is made in) and rounding radius
     rb_shape_def def;    // material, density, local pose
 } rb_gen_shape;
 
@@ -127,6 +141,37 @@ typedef struct rb_chain_spec {
     float end_mass;          // kg; 0: from the density
     rb_shape_def def;        // material of the links and the weight
 } rb_chain_spec;
+
+// Rocks: count[0] x count[1] x count[2] bodies, each with a convex hull of its own drawn from the LCG,
+// created in loop order y, x, z and placed as a grid's bodies (without jitter). For each body, in
+// order: for j = 0 .. points/2 - 1, draws u1 then u2 -> c = 2 u1 - 1, s = sqrt(1 - c^2), phi = 2 pi u2,
+// d = (s cos phi, s sin phi, c) (uniform on the unit sphere), p_j = (ex d_x, ey d_y, ez d_z) in
+// double; the rock's points are +p_j (j = 0 .. points/2 - 1) then -p_j, rounded to float. Then, with
+// random_rotation, four draws give the orientation as the grid's random_rotation does. With count
+// 16 x 16 x 16, spacing 1, center (0, 1, 0), 12 points, extents (0.25, 0.20, 0.15) and random_rotation
+// these are the bodies of docs/bench-scenes.md's `rocks` (bench/compare/rocks_scene.h's rocks_draw_body).
+// The hull of each rock is centrally symmetric: its centroid is the body origin.
+#define RB_ROCK_MIN_POINTS 4
+#define RB_ROCK_MAX_POINTS 256
+
+typedef struct rb_rocks_spec {
+    int count[3];
+    rb_vec3 spacing;         // m between neighbouring centres
+    rb_vec3 center;          // x, z: the grid's centre; y: the bottom layer's centres
+    int points;              // even, RB_ROCK_MIN_POINTS .. RB_ROCK_MAX_POINTS
+    double extents[3];       // m, the semi-axes (ex, ey, ez) of the ellipsoid the points lie on (double:
+                             // the scene's 0.20 is not a float)
+    float radius;            // m, rounding radius of every rock (rb_convex.radius)
+    bool random_rotation;
+    rb_body_type body_type;
+    float mass;              // kg each, 0 = from density
+    rb_shape_def def;        // material and density of every rock
+} rb_rocks_spec;
+
+// One rock's points (spec->points of them, into `out`), drawn as rb_generate_rocks draws them.
+void rb_draw_rock_points(rb_lcg *rng, int points, const double extents[3], rb_vec3 *out);
+rb_status rb_generate_rocks(rb_world_id w, const rb_rocks_spec *spec, rb_lcg *rng, rb_body_list *bodies,
+                            rb_hull_list *hulls);
 
 // Largest number of bodies one generator may create (a typo in a count must not eat the machine).
 #define RB_MAX_GENERATED_BODIES 20000000

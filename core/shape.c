@@ -137,9 +137,10 @@ static rb_status check_shape_mass(rb_world *w, int type, rb_float4 p, float dens
 {
     if (type == RB_GEOM_PLANE || density == 0.0f)
         return RB_OK;
-    double mass = (double)density * rb_geom_volume(type, p);
-    rb_float3 d = rb_geom_inertia(type, p, 1.0f); // per unit mass
-    double lo = mass * fmin(d.x, fmin(d.y, d.z)), hi = mass * fmax(d.x, fmax(d.y, d.z));
+    double volume, centre[3], model[6];
+    rb_shape_mass_model(w, type, p, &volume, centre, model);
+    double mass = (double)density * volume;
+    double lo = mass * fmin(model[0], fmin(model[1], model[2])), hi = mass * fmax(model[0], fmax(model[1], model[2]));
     if (mass >= FLT_MIN && mass <= FLT_MAX && lo >= FLT_MIN && hi <= FLT_MAX)
         return RB_OK;
     char size[160];
@@ -147,6 +148,8 @@ static rb_status check_shape_mass(rb_world *w, int type, rb_float4 p, float dens
         rb_format(size, sizeof size, "sphere radius %g m", p.x);
     else if (type == RB_GEOM_CAPSULE)
         rb_format(size, sizeof size, "capsule radius %g m, half_length %g m", p.y, p.x);
+    else if (type == RB_GEOM_CONVEX)
+        rb_format(size, sizeof size, "convex hull of volume %g m^3 with radius %g m", volume, p.x);
     else
         rb_format(size, sizeof size, "box half_extents (%g, %g, %g) m", p.x, p.y, p.z);
     return rb_fail(w, RB_ERR_INVALID_ARGUMENT,
@@ -216,6 +219,8 @@ static rb_status create_shape(rb_body_id body_id, const rb_shape_def *def, int t
     w->shape_generation[sh]++;
     w->shape_user_data[sh] = def->user_data;
     w->shape_count++;
+    if (type == RB_GEOM_CONVEX)
+        rb_hull_add_user(w, rb_hull_of_shape(w, sh), 1);
     rb_body_mass_add_shape(w, b, sh, false);
     rb_scene_mark_shape(sc, sh);
     rb_wake_body(w, b);
@@ -303,6 +308,28 @@ rb_status rb_create_plane_shape(rb_body_id body, const rb_shape_def *def, const 
                         out);
 }
 
+rb_status rb_create_convex_shape(rb_body_id body, const rb_shape_def *def, const rb_convex *convex, rb_shape_id *out)
+{
+    rb_world *w;
+    rb_status s = body_world(body, &w);
+    if (s != RB_OK)
+        return s;
+    if (!convex)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "convex must not be NULL");
+    int hull;
+    rb_world *hw = rb_get_hull(convex->hull, &hull, &s);
+    if (!hw)
+        return s;
+    if (hw != w)
+        return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "convex shape: hull %d belongs to another world", convex->hull.index1);
+    if ((s = check_size(w, "convex radius", convex->radius, true)) != RB_OK)
+        return s;
+    // (rounding radius, record offset, bounding radius and inradius of the rounded hull): shape_geom.h
+    rb_float4 params = rb_f4(convex->radius, (float)rb_hull_offset(w, hull), rb_hull_slot_radius(w, hull) + convex->radius,
+                             rb_hull_slot_inradius(w, hull) + convex->radius);
+    return create_shape(body, def, RB_GEOM_CONVEX, params, out);
+}
+
 rb_status rb_destroy_shape(rb_shape_id id)
 {
     rb_status s;
@@ -341,6 +368,8 @@ rb_status rb_destroy_shape(rb_shape_id id)
     w->shape_user_data[sh] = NULL;
     w->shape_free[w->shape_free_count++] = sh;
     w->shape_count--;
+    if (saved_type == RB_GEOM_CONVEX)
+        rb_hull_add_user(w, rb_hull_of_shape(w, sh), -1);
     rb_update_body_mass(w, b, false);
     rb_wake_body(w, b);
     rb_scene_mark_shape(sc, sh);
@@ -416,6 +445,18 @@ rb_status rb_shape_get_plane(rb_shape_id id, rb_plane *out)
     rb_status s = get_geometry(id, RB_GEOM_PLANE, out ? &p : NULL);
     if (s == RB_OK)
         *out = (rb_plane){{p.x, p.y, p.z}, p.w};
+    return s;
+}
+
+rb_status rb_shape_get_convex(rb_shape_id id, rb_convex *out)
+{
+    rb_float4 p;
+    rb_status s = get_geometry(id, RB_GEOM_CONVEX, out ? &p : NULL);
+    if (s == RB_OK) {
+        const rb_world *w = rb_world_of_object_quiet(id.index1, id.world0);
+        out->hull = rb_make_hull_id(w, (int)w->scene.hull_pool[(int)p.y].w);
+        out->radius = p.x;
+    }
     return s;
 }
 
@@ -497,7 +538,8 @@ rb_status rb_shape_get_aabb(rb_shape_id id, rb_vec3 *lower, rb_vec3 *upper)
         return rb_fail(w, RB_ERR_UNSUPPORTED, "a plane is unbounded and has no bounding box");
     rb_xform body = rb_scene_body_origin(sc, sc->shape_body[sh]);
     rb_xform local = rb_xform_make(rb_xyz(sc->shape_local_pos[sh]), sc->shape_local_rot[sh]);
-    rb_geom g = rb_geom_make(sc->shape_type[sh], rb_xform_mul(body, local), sc->shape_params[sh]);
+    rb_geom g = rb_geom_make_pooled(sc->shape_type[sh], rb_xform_mul(body, local), sc->shape_params[sh],
+                                    sc->hull_pool);
     rb_float3 lo, hi;
     rb_geom_aabb(g, 0.0f, &lo, &hi);
     *lower = (rb_vec3){lo.x, lo.y, lo.z};

@@ -81,6 +81,29 @@ static rb_status build_boxes(rb_world_id w, rb_body_list *l, rb_lcg *rng)
     return rb_generate_grid(w, &g, rng, l);
 }
 
+// bench-scenes.md "rocks": the boxes layout with each body the hull of 12 points drawn from the scene's
+// LCG (rb_generate_rocks draws them as bench/compare/rocks_scene.h does), one hull per rock.
+static rb_status build_rocks(rb_world_id w, rb_body_list *l, rb_hull_list *hulls, rb_lcg *rng)
+{
+    rb_pen_spec pen = {.half_width = 12.0f, .height = 30.0f, .thickness = 1.0f, .def = standard_material()};
+    rb_status s = rb_generate_pen(w, &pen, l);
+    if (s != RB_OK)
+        return s;
+    rb_rocks_spec g = {
+        .count = {16, 16, 16},
+        .spacing = {1.0f, 1.0f, 1.0f},
+        .center = {0.0f, 1.0f, 0.0f},
+        .points = 12,
+        .extents = {0.25, 0.20, 0.15},
+        .radius = 0.0f,
+        .random_rotation = true,
+        .body_type = RB_BODY_DYNAMIC,
+        .mass = 1.0f,
+        .def = standard_material(),
+    };
+    return rb_generate_rocks(w, &g, rng, l, hulls);
+}
+
 static rb_vec3 scn_to_vec3(scn_vec3 v) { return (rb_vec3){(float)v.x, (float)v.y, (float)v.z}; }
 
 // Bullet's damping d (v <- v (1 - d)^dt before each step's solve) as rubble's rate c (1/s), which scales the
@@ -210,7 +233,7 @@ rb_status rb_build_standard_scene(rb_world_id w, const char *name, uint64_t seed
     if (!name)
         return rb_fail(world, RB_ERR_INVALID_ARGUMENT, "scene name must not be NULL");
     int pile_size = 0;
-    enum { PYRAMID, STACK, PILE, BOXES, CHAIN, RAGDOLLS } kind;
+    enum { PYRAMID, STACK, PILE, BOXES, ROCKS, CHAIN, RAGDOLLS } kind;
     if (strcmp(name, "pyramid") == 0)
         kind = PYRAMID;
     else if (strcmp(name, "stack") == 0)
@@ -221,6 +244,8 @@ rb_status rb_build_standard_scene(rb_world_id w, const char *name, uint64_t seed
         kind = PILE;
     else if (strcmp(name, "boxes") == 0)
         kind = BOXES;
+    else if (strcmp(name, "rocks") == 0)
+        kind = ROCKS;
     else if (strcmp(name, "chain") == 0)
         kind = CHAIN;
     else if (strcmp(name, "ragdolls") == 0)
@@ -228,12 +253,13 @@ rb_status rb_build_standard_scene(rb_world_id w, const char *name, uint64_t seed
     else
         return rb_fail(world, RB_ERR_INVALID_ARGUMENT,
                        "unknown standard scene '%s': expected pyramid, stack, pile, pile:S (S in 1..1000), boxes, "
-                       "chain or ragdolls",
+                       "rocks, chain or ragdolls",
                        name);
 
     rb_vec3 old_gravity = world->settings.gravity;
     int body_slots = world->scene.body_slots, shape_slots = world->scene.shape_slots;
     rb_body_list created = {0};
+    rb_hull_list hulls = {0};
     rb_lcg rng = {seed};
     if (kind == CHAIN || kind == RAGDOLLS) {
         s = build_jointed(w, name, &created); // adds its own ground, if any: the chain has none
@@ -246,6 +272,7 @@ rb_status rb_build_standard_scene(rb_world_id w, const char *name, uint64_t seed
             case STACK: s = build_stack(w, &created, &rng); break;
             case PILE: s = build_pile(w, pile_size, &created, &rng); break;
             case BOXES: s = build_boxes(w, &created, &rng); break;
+            case ROCKS: s = build_rocks(w, &created, &hulls, &rng); break;
             default: break;
             }
         }
@@ -258,11 +285,13 @@ rb_status rb_build_standard_scene(rb_world_id w, const char *name, uint64_t seed
         rb_format(msg, sizeof msg, "%s", rb_last_error(rb_null_world_id));
         bool contacts_stale = world->contacts_stale;
         rb_body_list_destroy_all(&created);
+        rb_hull_list_destroy_all(&hulls); // after the bodies whose shapes used them
         rb_trim_free_slots(world, body_slots, shape_slots);
         world->contacts_stale = contacts_stale; // nothing that was there before is gone
         world->settings.gravity = old_gravity;
         return rb_fail(world, s, "building scene '%s' failed, nothing was added: %s", name, msg);
     }
     rb_body_list_free(&created);
+    rb_hull_list_free(&hulls);
     return RB_OK;
 }

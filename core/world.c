@@ -8,7 +8,7 @@
 #include "rb_config.h"
 #include "world.h"
 
-_Static_assert(RB_GEOM_SPHERE == RB_SHAPE_SPHERE && RB_GEOM_CAPSULE == RB_SHAPE_CAPSULE &&
+_Static_assert(RB_GEOM_SPHERE == RB_SHAPE_SPHERE && RB_GEOM_CAPSULE == RB_SHAPE_CAPSULE && RB_GEOM_CONVEX == RB_SHAPE_CONVEX &&
                    RB_GEOM_BOX == RB_SHAPE_BOX && RB_GEOM_PLANE == RB_SHAPE_PLANE,
                "kernel shape numbering must match rb_shape_type");
 _Static_assert(RB_BODY_STATIC_T == RB_BODY_STATIC && RB_BODY_KINEMATIC_T == RB_BODY_KINEMATIC &&
@@ -240,6 +240,7 @@ static void free_world_memory(rb_world *w)
     rb_scene_free(&w->scene);
     free(w->step_backup);
     rb_free_joints(w);
+    rb_free_hulls(w);
     free(w->body_generation);
     free(w->body_user_data);
     free(w->body_first_shape);
@@ -271,6 +272,9 @@ static uint16_t next_id_generation_base(const rb_world *w)
     for (int i = 0; i < joints; ++i)
         if ((uint16_t)(w->joint_generation[i] - base) > span)
             span = (uint16_t)(w->joint_generation[i] - base);
+    uint16_t hulls = rb_hull_generation_span(w, base);
+    if (hulls > span)
+        span = hulls;
     return (uint16_t)(base + span + 1u);
 }
 

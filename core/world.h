@@ -72,6 +72,11 @@ typedef struct rb_world {
     int shape_free_count;
     int shape_count;
 
+    // host-only per-hull data (core/hull.c); the records are in scene.hull_pool
+    struct rb_hull_slot *hulls;
+    int hull_slots, hull_capacity;
+    int hull_count;
+
     // host-only per-joint data (core/joint.c)
     uint16_t *joint_generation;
     void **joint_user_data;
@@ -134,6 +139,10 @@ rb_status rb_update_body_mass(rb_world *w, int body, bool check_only);
 // The same after `shape` was linked at the head of the body's list: O(1) when the body is the one whose
 // sums are kept. Leaves the bounding radius an upper bound until rb_flush_body_bound.
 rb_status rb_body_mass_add_shape(rb_world *w, int body, int shape, bool check_only);
+// A shape's volume, centre (shape frame) and inertia per unit mass about it (shape frame, tensor entries
+// xx yy zz xy xz yz), from its type and parameters.
+void rb_shape_mass_model(const rb_world *w, int type, rb_float4 params, double *volume, double centre[3],
+                         double inertia[6]);
 // Computes the bounding radius that rb_body_mass_add_shape left pending; before anything reads it (a step).
 void rb_flush_body_bound(rb_world *w);
 
@@ -152,6 +161,28 @@ rb_status rb_reserve_shape_slots(rb_world *w, int n);
 
 // Substeps per step: the world's setting, or the solver's choice when it is 0.
 int rb_effective_substeps(const rb_world_def *d);
+
+// Hulls (core/hull.c). rb_get_hull resolves an id as rb_get_shape does.
+rb_world *rb_get_hull(rb_hull_id id, int *slot, rb_status *status);
+rb_hull_id rb_make_hull_id(const rb_world *w, int slot);
+// A convex shape begins or stops using hull slot `hull`.
+void rb_hull_add_user(rb_world *w, int hull, int delta);
+// Pool offset of a live hull's record, and the hull slot a record offset belongs to (-1: none).
+int rb_hull_offset(const rb_world *w, int hull);
+int rb_hull_slot_of_offset(const rb_world *w, int offset);
+// Mass properties of a convex shape of hull slot `hull` grown by `radius`: volume, centroid (hull frame)
+// and inertia per unit mass about the centroid (tensor entries xx yy zz xy xz yz).
+void rb_hull_shape_mass(const rb_world *w, int hull, float radius, double *volume, double centroid[3],
+                        double inertia[6]);
+// The hull's vertices' bounding radius about its origin, and the largest ball about its origin inside it.
+float rb_hull_slot_radius(const rb_world *w, int hull);
+float rb_hull_slot_inradius(const rb_world *w, int hull);
+// The hull slot of a convex shape (its record's header keeps it).
+int rb_hull_of_shape(const rb_world *w, int shape);
+// The largest hull generation issued, counted from `base` (rb_destroy_world: the next world's ids).
+uint16_t rb_hull_generation_span(const rb_world *w, uint16_t base);
+// Frees the world's hull table (the scene frees the pool).
+void rb_free_hulls(rb_world *w);
 
 // Wakes a dynamic or kinematic body (no-op for static ones and frozen ones).
 void rb_wake_body(rb_world *w, int body);

@@ -448,6 +448,20 @@ for f in demo.yaml stack.yaml; do
     out_has '^steps +5 x 5 ms .*sleep off' "$f: --dt and --no-sleep override the file's settings"
 done
 
+# hulls: counted once however many convex shapes share one (convex-demo.yaml: 4 named hulls, a wedge's
+# own and 32 rocks' own, for 97 convex shapes)
+if [ -n "$SCENE_DIR" ] && [ -f "$SCENE_DIR/convex-demo.yaml" ]; then
+    rb validate "$SCENE_DIR/convex-demo.yaml"
+    expect_status 0 "validate convex-demo.yaml"
+    out_has '^hulls +37, for 97 convex shapes$' "validate counts the hulls, shared ones once"
+    rb run "$SCENE_DIR/convex-demo.yaml" --steps 2
+    out_has '^hulls +37, for 97 convex shapes$' "run counts the hulls"
+    rb validate stack
+    out_has '^hulls +0$' "a scene without convex shapes has no hulls"
+else
+    skip "convex-demo.yaml: not in '${SCENE_DIR:-(RUBBLE_SCENE_DIR not set)}' yet"
+fi
+
 # data/scenes holds the standard scenes as files: loaded, they are the same scene bit for bit.
 for s in stack pyramid; do
     path="$SCENE_DIR/$s.yaml"

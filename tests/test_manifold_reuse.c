@@ -46,8 +46,10 @@ static int check_replays(rb_cpu_ctx *c, float *worst_depth, float *worst_angle, 
         // what matters (and rb_collide below, with a 5 cm reach, would not look that far)
         if (deepest(&m->m) > 0.01f)
             continue;
-        rb_geom ga = rb_shape_world_geom(m->shape_a, s->shape_type, c->shape_world, s->shape_params, c->plane_world);
-        rb_geom gb = rb_shape_world_geom(m->shape_b, s->shape_type, c->shape_world, s->shape_params, c->plane_world);
+        rb_geom ga = rb_shape_world_geom(m->shape_a, s->shape_type, c->shape_world, s->shape_params, s->hull_pool,
+                                         c->plane_world);
+        rb_geom gb = rb_shape_world_geom(m->shape_b, s->shape_type, c->shape_world, s->shape_params, s->hull_pool,
+                                         c->plane_world);
         rb_manifold fresh;
         rb_collide(&ga, &gb, 0.05f, &fresh);
         if (fresh.count == 0 || deepest(&fresh) > 0.01f)

@@ -324,8 +324,8 @@ static void test_the_complete_example_of_the_format_documentation_loads(void **s
     rb_world_id w = new_world();
     if (rb_load_scene_text(w, start, "scene-format.md example") != RB_OK)
         fail_msg("%s", rb_last_error(w));
-    // 3 listed bodies, a pyramid of base 5 (55), a pen (4) and an 8 x 4 x 8 grid (256)
-    assert_int_equal(counters(w).bodies, 3 + 55 + 4 + 256);
+    // 4 listed bodies, a pyramid of base 5 (55), a pen (4), an 8 x 4 x 8 grid (256) and 2 x 1 x 2 rocks
+    assert_int_equal(counters(w).bodies, 4 + 55 + 4 + 256 + 4);
     rb_destroy_world(w);
 }
 

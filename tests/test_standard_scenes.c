@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "../bench/compare/joint_scenes.h"
+#include "../bench/compare/rocks_scene.h"
 #include "rubble.h"
 
 // ---- helpers ----
@@ -159,6 +160,19 @@ static void assert_same_shape(rb_shape_id a, rb_shape_id b)
         assert_memory_equal(&ga, &gb, sizeof ga);
         break;
     }
+    case RB_SHAPE_CONVEX: { // the hulls are each world's own: the same vertices
+        rb_convex ga, gb;
+        assert_int_equal(rb_shape_get_convex(a, &ga), RB_OK);
+        assert_int_equal(rb_shape_get_convex(b, &gb), RB_OK);
+        assert_memory_equal(&ga.radius, &gb.radius, sizeof ga.radius);
+        rb_vec3 va[64], vb[64];
+        int na = 0, nb = 0;
+        assert_int_equal(rb_hull_get_vertices(ga.hull, va, 64, &na), RB_OK);
+        assert_int_equal(rb_hull_get_vertices(gb.hull, vb, 64, &nb), RB_OK);
+        assert_int_equal(na, nb);
+        assert_memory_equal(va, vb, sizeof va[0] * (size_t)na);
+        break;
+    }
     }
     rb_transform la, lb;
     assert_int_equal(rb_shape_get_local_transform(a, &la), RB_OK);
@@ -267,6 +281,12 @@ static void test_boxes_file_builds_exactly_the_builtin_boxes_rotations_included(
 {
     (void)state;
     assert_file_equals_builtin("boxes.yaml", "boxes");
+}
+
+static void test_rocks_file_builds_exactly_the_builtin_rocks(void **state)
+{
+    (void)state;
+    assert_file_equals_builtin("rocks.yaml", "rocks");
 }
 
 // ---- the built-in scenes follow docs/bench-scenes.md ----
@@ -431,6 +451,66 @@ static void test_boxes_turns_each_of_4096_cubes_by_four_lcg_draws(void **state)
     assert_int_equal(rb_shape_get_box(only_shape(w, 5), &cube), RB_OK);
     assert_vec3_near(cube.half_extents, 0.25, 0.25, 0.25, 0.0);
     assert_unit_mass(w, 5);
+    rb_destroy_world(w);
+}
+
+static void test_rocks_are_4096_hulls_of_twelve_drawn_points_with_their_exact_solid_inertia(void **state)
+{
+    (void)state;
+    rb_world_id w = new_world();
+    assert_int_equal(rb_build_standard_scene(w, "rocks", 1), RB_OK);
+    assert_int_equal(body_count(w), 4101);
+    int statics, dynamics, hulls = 0;
+    count_types(w, &statics, &dynamics);
+    assert_int_equal(statics, 5);
+    assert_int_equal(dynamics, 4096);
+    assert_int_equal(rb_world_get_hull_count(w, &hulls), RB_OK);
+    assert_int_equal(hulls, 4096); // one hull per rock
+    assert_pen(w, 1, 12.0);
+    // body b (slot 5 + b) against bench/compare/rocks_scene.h, the peers' own draws: its position and
+    // orientation, every hull vertex one of its 12 points, the mass 1 kg and the inertia of the solid
+    uint64_t rng = 1;
+    for (int b = 0; b < ROCKS_BODIES; ++b) {
+        double pts[ROCKS_POINTS][3], q[4], c[3];
+        rocks_draw_body(&rng, pts, q);
+        if (b % 97 != 0 && b != ROCKS_BODIES - 1)
+            continue;
+        rocks_body_center(b, c);
+        rb_transform t = transform_at(w, 5 + b);
+        assert_vec3_near(t.p, c[0], c[1], c[2], 1e-6);
+        double sign = q[0] * t.q.w + q[1] * t.q.x + q[2] * t.q.y + q[3] * t.q.z < 0.0 ? -1.0 : 1.0;
+        assert_near(t.q.w, sign * q[0], 3e-7);
+        assert_near(t.q.x, sign * q[1], 3e-7);
+        rb_convex cv;
+        assert_int_equal(rb_shape_get_convex(only_shape(w, 5 + b), &cv), RB_OK);
+        rb_vec3 v[64];
+        int n = 0;
+        assert_int_equal(rb_hull_get_vertices(cv.hull, v, 64, &n), RB_OK);
+        assert_true(n >= 4 && n <= ROCKS_POINTS);
+        for (int i = 0; i < n; ++i) {
+            int found = 0;
+            for (int j = 0; j < ROCKS_POINTS; ++j)
+                found |= v[i].x == (float)pts[j][0] && v[i].y == (float)pts[j][1] && v[i].z == (float)pts[j][2];
+            assert_true(found);
+        }
+        rocks_hull rh;
+        rocks_mass rm;
+        assert_true(rocks_hull_build(&pts[0][0], ROCKS_POINTS, &rh));
+        rocks_mass_properties(&rh, 1.0, &rm);
+        assert_int_equal(n, rh.vertex_count);
+        rb_mass_data md;
+        rb_body_id body;
+        assert_int_equal(rb_world_get_body_id(w, 5 + b, &body), RB_OK);
+        assert_int_equal(rb_body_get_mass_data(body, &md), RB_OK);
+        assert_near(md.mass, 1.0, 1e-6);
+        double scale = rm.principal[2];
+        assert_near(md.inertia.x, rm.inertia[0][0], 1e-5 * scale);
+        assert_near(md.inertia.y, rm.inertia[1][1], 1e-5 * scale);
+        assert_near(md.inertia.z, rm.inertia[2][2], 1e-5 * scale);
+        assert_near(md.inertia_products.x, rm.inertia[0][1], 1e-5 * scale);
+        assert_near(md.inertia_products.y, rm.inertia[0][2], 1e-5 * scale);
+        assert_near(md.inertia_products.z, rm.inertia[1][2], 1e-5 * scale);
+    }
     rb_destroy_world(w);
 }
 
@@ -754,6 +834,8 @@ int main(void)
         cmocka_unit_test(test_stack_is_a_column_of_20_unit_cubes_resting_on_the_ground),
         cmocka_unit_test(test_pile_puts_8000_jittered_spheres_in_a_pen_of_four_walls),
         cmocka_unit_test(test_boxes_turns_each_of_4096_cubes_by_four_lcg_draws),
+        cmocka_unit_test(test_rocks_file_builds_exactly_the_builtin_rocks),
+        cmocka_unit_test(test_rocks_are_4096_hulls_of_twelve_drawn_points_with_their_exact_solid_inertia),
         cmocka_unit_test(test_pile_70_has_98000_spheres_in_a_pen_at_42_m),
         cmocka_unit_test(test_pile_20_is_the_same_scene_as_pile),
         cmocka_unit_test(test_standard_scenes_set_gravity_even_when_the_world_had_another),

@@ -6,8 +6,9 @@
 #       its size, that it is not blank (many colours, no colour covering most of it), and that
 #       box-coloured pixels cover a plausible part of it. Then the joints: tests/data/joints_pendulum.yaml
 #       (one joint of each kind) has joint-coloured pixels, none with --no-joints, and the pyramid
-#       (no joints) none. Without Xvfb it skips (exit 77), except in CI (CI=true), where the viewer is
-#       built and this test must run.
+#       (no joints) none. Then convex hulls: data/scenes/convex-demo.yaml has hull-coloured (teal)
+#       pixels, the pyramid none. Without Xvfb it skips (exit 77), except in CI (CI=true), where the
+#       viewer is built and this test must run.
 #   test_viewer.sh panel VIEWER PNG_STATS
 #       The text and the side panel (Dear ImGui), headless under Xvfb: with --panel the panel's colour
 #       fills its rectangle at the right and is nowhere else, the heads-up corner has text-coloured
@@ -58,6 +59,9 @@ trap '[ -n "$xvfb_pid" ] && { kill "$xvfb_pid"; wait "$xvfb_pid"; } 2>/dev/null;
 # of them are after 60 frames); the ground is a bluish grey, the sky light blue, the heads-up panel
 # dark. This RGB box takes the cubes' lit and shaded faces and none of the rest.
 BOX_RANGE=80-255,40-200,0-95
+# The convex hulls' teal (viewer/shape_cache.c: hue 160-176), lit: green well above red; the sky, the
+# grey ground and statics (red close to green) and the orange boxes stay out of it.
+CONVEX_RANGE=0-100,120-255,90-255
 # The joints' magenta (viewer/joint_draw.h: A's anchors and links, the limits), as drawn (255, 40, 255)
 # and where a shape hides it (55%: 140, 22, 140); no shape colour, sky or ground comes near it.
 JOINTS=120-255,0-70,120-255
@@ -105,6 +109,19 @@ render)
   awk -v j="$shown" -v n="$hidden" -v p="$pyramid" 'BEGIN { exit !(j * 1280 * 720 >= 150 && n == 0 && p == 0) }' ||
     fail "joints are not drawn in their colour, or that colour shows without them"
   echo "ok: joints drawn, and hidden with --no-joints"
+
+  # convex hulls: the polyhedra of data/scenes/convex-demo.yaml, drawn flat-shaded in their own colour
+  scene="$(dirname "$0")/../data/scenes/convex-demo.yaml"
+  "$viewer" "$scene" --frames 30 --screenshot "$tmp/convex.png" >"$tmp/log" 2>&1 ||
+    { cat "$tmp/log"; fail "rubble-view $scene failed"; }
+  convex=$("$stats" "$tmp/convex.png" "$CONVEX_RANGE" | awk '/^range /{print $3}')
+  colours=$("$stats" "$tmp/convex.png" | awk '/^colours /{print $2}')
+  pyramid=$("$stats" "$out" "$CONVEX_RANGE" | awk '/^range /{print $3}')
+  echo "hull-coloured pixels ($CONVEX_RANGE): $convex in convex-demo ($colours colours), $pyramid in the pyramid"
+  # 97 hulls of 0.3 to 0.9 m seen whole from about 25 m: a few percent of the frame
+  awk -v c="$convex" -v p="$pyramid" -v n="$colours" 'BEGIN { exit !(c >= 0.01 && c <= 0.4 && p == 0 && n >= 1000) }' ||
+    fail "convex hulls are not drawn in their colour, or that colour shows in the pyramid"
+  echo "ok: convex hulls drawn"
   ;;
 panel)
   # the text drawn with Dear ImGui and the side panel, headless: --panel opens the panel, --panel-scene

@@ -1,6 +1,7 @@
 // rubble-view's window-free parts: the orbit camera (matrices, pixel rays, projection), picking
-// through rb_world_cast_ray, the drag spring, the colour families, and the joints' drawing (the
-// hinge's arc, the cone-twist's cone, the spring's zig-zag, the lines and points of every joint).
+// through rb_world_cast_ray, the drag spring, the colour families, the joints' drawing (the hinge's
+// arc, the cone-twist's cone, the spring's zig-zag, the lines and points of every joint), and the
+// meshes of convex hulls (flat faces, rounded ones, one mesh per hull however many shapes share it).
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <cmocka.h>
 
 #include "camera.h"
+#include "hull_mesh.h"
 #include "joint_draw.h"
 #include "physics_util.h"
 #include "picking.h"
@@ -269,6 +271,9 @@ static void test_shape_colours_come_in_families_and_sleep_darker(void **state)
         shape_color(KIND_SPHERE, slot, RB_BODY_DYNAMIC, ball);
         shape_color(KIND_CAPSULE, slot, RB_BODY_DYNAMIC, pill);
         shape_color(KIND_BOX, slot, RB_BODY_STATIC, ground);
+        uint8_t rock[3];
+        shape_color(KIND_CONVEX, slot, RB_BODY_DYNAMIC, rock);
+        assert_true(rock[1] > rock[2] && rock[2] > rock[0]); // teal: green > blue > red
         assert_true(box[0] > box[1] && box[1] > box[2]);   // orange: red > green > blue
         assert_true(ball[2] > ball[1] && ball[2] > ball[0]); // blue
         assert_true(pill[1] > pill[0] && pill[1] > pill[2]); // green
@@ -277,6 +282,188 @@ static void test_shape_colours_come_in_families_and_sleep_darker(void **state)
         assert_true(asleep[0] + asleep[1] + asleep[2] < box[0] + box[1] + box[2]);
         assert_true(asleep[0] > asleep[2]); // still warm
     }
+}
+
+// ---- convex hulls ---------------------------------------------------------------------------------
+
+static rb_hull_id cube_hull(rb_world_id w, float half)
+{
+    rb_vec3 p[8];
+    for (int k = 0; k < 8; ++k)
+        p[k] = vm_vec3(k & 1 ? half : -half, k & 2 ? half : -half, k & 4 ? half : -half);
+    rb_hull_def d = rb_default_hull_def();
+    d.points = p;
+    d.count = 8;
+    rb_hull_id h;
+    assert_int_equal(rb_compute_hull(w, &d, &h), RB_OK);
+    return h;
+}
+
+static rb_vec3 mesh_point(const hull_mesh_set *s, int i)
+{
+    const float *p = s->vertices[i].position;
+    return vm_vec3(p[0], p[1], p[2]);
+}
+
+// Area and enclosed volume of mesh m (divergence theorem), and checks on every triangle: seen from
+// outside it is counter-clockwise (its normal points away from the origin, inside the hull), and its
+// vertices' normals lean the same way.
+static void mesh_measure(const hull_mesh_set *s, int m, double *area, double *volume)
+{
+    *area = *volume = 0.0;
+    for (int i = s->first_index[m]; i < s->first_index[m] + s->index_counts[m]; i += 3) {
+        rb_vec3 a = mesh_point(s, (int)s->indices[i]), b = mesh_point(s, (int)s->indices[i + 1]);
+        rb_vec3 c = mesh_point(s, (int)s->indices[i + 2]);
+        rb_vec3 n = vm_cross(vm_sub(b, a), vm_sub(c, a));
+        *area += 0.5 * vm_len(n);
+        *volume += vm_dot(a, vm_cross(b, c)) / 6.0;
+        rb_vec3 mid = vm_scale(vm_add(vm_add(a, b), c), 1.0f / 3.0f);
+        if (vm_len(n) > 1e-9f)
+            assert_true(vm_dot(n, mid) > 0.0f);
+        for (int k = 0; k < 3; ++k) {
+            const float *vn = s->vertices[s->indices[i + k]].normal;
+            assert_float_equal(vm_len(vm_vec3(vn[0], vn[1], vn[2])), 1.0f, 1e-5f);
+            if (vm_len(n) > 1e-9f)
+                assert_true(vm_dot(vm_vec3(vn[0], vn[1], vn[2]), n) > 0.0f);
+        }
+    }
+}
+
+static void test_a_sharp_hull_is_its_faces_flat_shaded(void **state)
+{
+    (void)state;
+    rb_world_id w = pu_make_world_zero_g();
+    hull_mesh_set s = {0};
+    char err[256];
+    assert_true(hull_mesh_set_add(&s, cube_hull(w, 0.5f), 0.0f, err, sizeof err));
+    assert_int_equal(s.mesh_count, 1);
+    double area, volume;
+    mesh_measure(&s, 0, &area, &volume);
+    assert_float_equal(area, 6.0, 1e-5);
+    assert_float_equal(volume, 1.0, 1e-5);
+    // flat shading: each triangle's three normals are its face's, an axis of the cube
+    for (int i = 0; i < s.index_counts[0]; ++i) {
+        const float *n = s.vertices[s.indices[i]].normal;
+        assert_float_equal(fabsf(n[0]) + fabsf(n[1]) + fabsf(n[2]), 1.0f, 1e-6f);
+    }
+    assert_int_equal(s.index_counts[0] % 3, 0);
+    // a stale hull is refused with the library's message, and the set is unchanged
+    rb_hull_id gone = cube_hull(w, 0.25f);
+    assert_int_equal(rb_destroy_hull(gone), RB_OK);
+    int vertices = s.vertex_count, indices = s.index_count;
+    assert_false(hull_mesh_set_add(&s, gone, 0.0f, err, sizeof err));
+    assert_non_null(strstr(err, "cannot read hull"));
+    assert_int_equal(s.mesh_count, 1);
+    assert_int_equal(s.vertex_count, vertices);
+    assert_int_equal(s.index_count, indices);
+    hull_mesh_set_free(&s);
+    rb_destroy_world(w);
+}
+
+static void test_a_rounded_hull_is_the_hull_grown_by_its_radius(void **state)
+{
+    (void)state;
+    rb_world_id w = pu_make_world_zero_g();
+    hull_mesh_set s = {0};
+    char err[256];
+    const float r = 0.2f;
+    assert_true(hull_mesh_set_add(&s, cube_hull(w, 0.5f), r, err, sizeof err));
+    // every vertex lies r from the cube [-0.5, 0.5]^3, its normal pointing away from the cube's nearest point
+    for (int i = 0; i < s.vertex_count; ++i) {
+        rb_vec3 p = mesh_point(&s, i);
+        rb_vec3 q = vm_vec3(fminf(fmaxf(p.x, -0.5f), 0.5f), fminf(fmaxf(p.y, -0.5f), 0.5f), fminf(fmaxf(p.z, -0.5f), 0.5f));
+        assert_float_equal(vm_len(vm_sub(p, q)), r, 1e-5f);
+        const float *n = s.vertices[i].normal;
+        assert_vec_near(vm_vec3(n[0], n[1], n[2]), vm_scale(vm_sub(p, q), 1.0f / r), 1e-4f);
+    }
+    // area and volume as Steiner's formulas give them for the rounded cube, less what the chords of the
+    // arcs cut off (under 2% at 4 segments a quarter circle)
+    double area, volume;
+    mesh_measure(&s, 0, &area, &volume);
+    double pi = 3.14159265358979, a = 6.0 + 3.0 * 2.0 * pi * r + 4.0 * pi * r * r;
+    double v = 1.0 + 6.0 * r + 3.0 * pi * r * r + 4.0 / 3.0 * pi * r * r * r;
+    assert_true(area < a && area > 0.98 * a);
+    assert_true(volume < v && volume > 0.98 * v);
+    hull_mesh_set_free(&s);
+    rb_destroy_world(w);
+}
+
+static void test_the_cache_reads_a_shared_hull_once_and_places_each_shape(void **state)
+{
+    (void)state;
+    rb_world_id w = pu_make_world_zero_g();
+    rb_hull_id cube = cube_hull(w, 0.3f), big = cube_hull(w, 0.6f);
+    rb_shape_def sd = rb_default_shape_def();
+    struct { rb_hull_id hull; float radius; rb_vec3 at; } bodies[] = {
+        {cube, 0.0f, {0, 1, 0}}, {big, 0.0f, {2, 1, 0}}, {cube, 0.0f, {4, 1, 0}}, {cube, 0.05f, {6, 1, 0}},
+        {cube, 0.0f, {8, 1, 0}}, {big, 0.0f, {10, 1, 0}},
+    };
+    for (int i = 0; i < 6; ++i) {
+        rb_body_def bd = rb_default_body_def();
+        bd.type = RB_BODY_DYNAMIC;
+        bd.position = bodies[i].at;
+        rb_body_id b;
+        rb_shape_id sh;
+        assert_int_equal(rb_create_body(w, &bd, &b), RB_OK);
+        rb_convex cv = {bodies[i].hull, bodies[i].radius};
+        assert_int_equal(rb_create_convex_shape(b, &sd, &cv, &sh), RB_OK);
+    }
+    shape_cache c;
+    char err[256];
+    assert_true(shape_cache_build(&c, w, err, sizeof err));
+    assert_int_equal(c.counts[KIND_CONVEX], 6);
+    assert_int_equal(c.hulls.mesh_count, 3); // the cube, the big cube, the rounded cube: read once each
+    assert_true(c.mesh_version != 0);
+    int total = 0;
+    for (int m = 0; m < c.hulls.mesh_count; ++m) {
+        total += c.mesh_instances[m];
+        for (int i = c.mesh_first[m]; i < c.mesh_first[m] + c.mesh_instances[m]; ++i)
+            assert_int_equal(c.shapes[KIND_CONVEX][i].mesh, m);
+    }
+    assert_int_equal(total, 6);
+    // the framing box holds every hull
+    assert_true(c.bounds_lo.x <= -0.3f && c.bounds_hi.x >= 10.6f && c.bounds_hi.y >= 1.6f);
+    assert_true(shape_cache_update(&c, w, 100.0f, err, sizeof err));
+    assert_int_equal(c.convex_count, 6);
+    for (int i = 0; i < 6; ++i) { // instance i is shape i, at its body
+        const cached_shape *sh = &c.shapes[KIND_CONVEX][i];
+        rb_transform t = shape_cache_body_pose(&c, sh->body_slot);
+        assert_vec_near(vm_vec3(c.convexes[i].position[0], c.convexes[i].position[1], c.convexes[i].position[2]), t.p,
+                        1e-6f);
+        assert_float_equal(c.convexes[i].scale[0], 1.0f, 0.0f);
+    }
+    unsigned version = c.mesh_version;
+    shape_cache_free(&c);
+    assert_true(shape_cache_build(&c, w, err, sizeof err));
+    assert_true(c.mesh_version != version); // built again: the renderer uploads the meshes again
+    shape_cache_free(&c);
+    rb_destroy_world(w);
+}
+
+static void test_click_on_a_hull_grabs_it_at_its_surface(void **state)
+{
+    (void)state;
+    // a cube hull (half 0.5, turned to face the camera) at the camera's target: the centre pixel hits
+    // its face 0.5 m in front of the centre
+    rb_world_id w = pu_make_world_zero_g();
+    camera c = test_camera();
+    rb_vec3 f, r, u;
+    camera_basis(&c, &f, &r, &u);
+    rb_body_def bd = rb_default_body_def();
+    bd.type = RB_BODY_DYNAMIC;
+    bd.position = vm_vec3(1, 2, 3);
+    bd.rotation = vm_quat_from_to(vm_vec3(0, 0, -1), f); // its -z face towards the eye
+    rb_body_id b;
+    rb_shape_id sh;
+    assert_int_equal(rb_create_body(w, &bd, &b), RB_OK);
+    rb_shape_def sd = rb_default_shape_def();
+    rb_convex cv = {cube_hull(w, 0.5f), 0.0f};
+    assert_int_equal(rb_create_convex_shape(b, &sd, &cv, &sh), RB_OK);
+    pick_state p;
+    assert_true(picking_begin(&p, w, &c, 400.0f, 300.0f));
+    assert_true(rb_body_equal(p.body, b));
+    assert_vec_near(p.target, vm_vec3(1 - 0.5f * f.x, 2 - 0.5f * f.y, 3 - 0.5f * f.z), 1e-3f);
+    rb_destroy_world(w);
 }
 
 // ---- joints ---------------------------------------------------------------------------------------
@@ -608,6 +795,10 @@ int main(void)
         cmocka_unit_test(test_dragging_pulls_a_box_to_the_mouse_and_it_settles),
         cmocka_unit_test(test_ray_plane_intersection),
         cmocka_unit_test(test_shape_colours_come_in_families_and_sleep_darker),
+        cmocka_unit_test(test_a_sharp_hull_is_its_faces_flat_shaded),
+        cmocka_unit_test(test_a_rounded_hull_is_the_hull_grown_by_its_radius),
+        cmocka_unit_test(test_the_cache_reads_a_shared_hull_once_and_places_each_shape),
+        cmocka_unit_test(test_click_on_a_hull_grabs_it_at_its_surface),
         cmocka_unit_test(test_hinge_arc_spans_lower_to_upper_on_the_circle_across_its_axis),
         cmocka_unit_test(test_hinge_tick_at_the_joints_angle_lies_along_bs_y),
         cmocka_unit_test(test_cone_rim_lies_at_the_swing_limit_and_is_elliptical_when_the_spans_differ),

@@ -77,3 +77,65 @@ rb_status body_state_read(rb_world_id world, body_state *out)
     }
     return RB_OK;
 }
+
+static int hull_id_cmp(const void *a, const void *b)
+{
+    const rb_hull_id *x = a, *y = b;
+    if (x->index1 != y->index1)
+        return x->index1 < y->index1 ? -1 : 1;
+    return (x->generation > y->generation) - (x->generation < y->generation);
+}
+
+rb_status body_state_count_hulls(rb_world_id world, const body_state *s, int *hulls, int *convex_shapes)
+{
+    *hulls = *convex_shapes = 0;
+    rb_hull_id *ids = NULL;
+    rb_shape_id *shapes = NULL;
+    int count = 0, capacity = 0, room = 0;
+    rb_status st = RB_OK;
+    for (int i = 0; i < s->count && st == RB_OK; ++i) {
+        rb_body_id body;
+        int n = 0;
+        if ((st = rb_world_get_body_id(world, s->slot[i], &body)) != RB_OK ||
+            (st = rb_body_get_shape_count(body, &n)) != RB_OK)
+            break;
+        if (n > room) {
+            rb_shape_id *p = realloc(shapes, (size_t)n * sizeof *p);
+            if (!p) {
+                st = RB_ERR_OUT_OF_MEMORY;
+                break;
+            }
+            shapes = p;
+            room = n;
+        }
+        if (n > 0 && (st = rb_body_get_shapes(body, shapes, n, NULL)) != RB_OK)
+            break;
+        for (int k = 0; k < n && st == RB_OK; ++k) {
+            rb_shape_type type;
+            rb_convex convex;
+            if ((st = rb_shape_get_type(shapes[k], &type)) != RB_OK || type != RB_SHAPE_CONVEX ||
+                (st = rb_shape_get_convex(shapes[k], &convex)) != RB_OK)
+                continue;
+            if (count == capacity) {
+                int cap = capacity ? 2 * capacity : 64;
+                rb_hull_id *p = realloc(ids, (size_t)cap * sizeof *p);
+                if (!p) {
+                    st = RB_ERR_OUT_OF_MEMORY;
+                    break;
+                }
+                ids = p;
+                capacity = cap;
+            }
+            ids[count++] = convex.hull;
+        }
+    }
+    if (st == RB_OK) {
+        qsort(ids, (size_t)count, sizeof *ids, hull_id_cmp);
+        for (int i = 0; i < count; ++i)
+            *hulls += i == 0 || hull_id_cmp(&ids[i - 1], &ids[i]) != 0;
+        *convex_shapes = count;
+    }
+    free(ids);
+    free(shapes);
+    return st;
+}

@@ -22,6 +22,10 @@ void body_state_free(body_state *s);
 /// Number of entries of the given type.
 int body_state_count_type(const body_state *s, rb_body_type type);
 
+/// The convex shapes of the bodies in `s` and the distinct hulls they use (many shapes may share one).
+/// On failure returns the status (rb_last_error(world) says why, or RB_ERR_OUT_OF_MEMORY).
+rb_status body_state_count_hulls(rb_world_id world, const body_state *s, int *hulls, int *convex_shapes);
+
 /// "static", "kinematic", "dynamic".
 const char *body_type_name(rb_body_type type);
 

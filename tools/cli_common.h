@@ -92,7 +92,7 @@ void cli_backend_names(char *buf, size_t size);
 void cli_solver_names(char *buf, size_t size);
 
 /// The built-in scenes, for help texts and messages.
-#define CLI_BUILTIN_SCENES "pyramid, stack, pile, pile:S (S x S x 20 spheres), boxes, chain, ragdolls"
+#define CLI_BUILTIN_SCENES "pyramid, stack, pile, pile:S (S x S x 20 spheres), boxes, rocks, chain, ragdolls"
 
 /// True when SCENE is a file to load rather than a built-in scene name: a path that exists, or a
 /// name with a '/' or a '.' in it (then a missing file is reported as such).

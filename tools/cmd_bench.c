@@ -163,6 +163,10 @@ static void print_json(rb_world_id w, const bench_options *o, int bodies, const 
         json_int(&j, "escaped", q->escaped);
     if (q->has_min_y)
         json_number(&j, "min_y", q->min_y);
+    if (q->has_hull_ground) {
+        json_number(&j, "max_ground_penetration", q->max_ground_penetration);
+        json_int(&j, "moving_final", q->moving_final);
+    }
     if (q->has_joints)
         joint_watch_report(jw, q, emit_json_number, &j);
     json_number(&j, "max_speed_final", q->max_speed_final);

@@ -310,6 +310,13 @@ static void print_summary(rb_world_id w, const run_options *o, bool is_file, con
     int joints = 0;
     rb_world_get_joint_count(w, &joints);
     printf("joints     %d\n", joints);
+    int hulls = 0, convex = 0;
+    if (body_state_count_hulls(w, s, &hulls, &convex) != RB_OK)
+        printf("hulls      (cannot read the convex shapes: %s)\n", rb_last_error(w));
+    else if (convex > 0)
+        printf("hulls      %d, for %d convex shape%s\n", hulls, convex, convex == 1 ? "" : "s");
+    else
+        printf("hulls      0\n");
     printf("steps      %d x %.6g ms (%d substep%s), sleep %s\n", t->steps, dt * 1000.0, substeps,
            substeps == 1 ? "" : "s", def.enable_sleep ? "on" : o->common.no_sleep ? "off (--no-sleep)" : "off");
     printf("time       %.3f ms/step median, %.3f ms/step mean, %.3f s total\n", timing_median(t->ms, t->steps),

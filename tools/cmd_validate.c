@@ -12,7 +12,7 @@ void cmd_validate_usage(FILE *f)
     fputs("usage: rubble validate SCENE [options]\n"
           "\n"
           "Load a scene file (docs/scene-format.md) or build a built-in scene into a world, without\n"
-          "stepping it, and print its bodies, shapes, joints and world settings followed by 'OK'. A\n"
+          "stepping it, and print its bodies, shapes, joints, hulls and world settings followed by 'OK'. A\n"
           "scene that cannot be loaded prints the loader's message (file:line:column and what was\n"
           "expected) and exits 1.\n"
           "\n"
@@ -64,12 +64,14 @@ int cmd_validate(int argc, char **argv)
     rb_counters counters = {0};
     rb_world_def def = rb_default_world_def();
     float dt = 0.0f;
-    int substeps = 0, joints = 0;
+    int substeps = 0, joints = 0, hulls = 0, convex = 0;
     rb_status st = body_state_read(w, &s);
     if (st == RB_OK)
         st = rb_world_get_counters(w, &counters);
     if (st == RB_OK)
         st = rb_world_get_joint_count(w, &joints);
+    if (st == RB_OK)
+        st = body_state_count_hulls(w, &s, &hulls, &convex);
     if (st == RB_OK)
         st = rb_world_get_def(w, &def);
     if (st == RB_OK)
@@ -83,6 +85,10 @@ int cmd_validate(int argc, char **argv)
            body_state_count_type(&s, RB_BODY_KINEMATIC), body_state_count_type(&s, RB_BODY_STATIC));
     printf("shapes     %d\n", counters.shapes);
     printf("joints     %d\n", joints);
+    if (convex > 0)
+        printf("hulls      %d, for %d convex shape%s\n", hulls, convex, convex == 1 ? "" : "s");
+    else
+        printf("hulls      0\n");
     printf("world      time step %.6g ms, %d substep%s, gravity (%g, %g, %g) m/s², sleep %s\n", dt * 1000.0, substeps,
            substeps == 1 ? "" : "s", def.gravity.x, def.gravity.y, def.gravity.z, def.enable_sleep ? "on" : "off");
     printf("OK\n");

@@ -19,6 +19,9 @@ int standard_scene_parse(const char *name, standard_scene *out)
     } else if (strcmp(name, "boxes") == 0) {
         s.kind = SCENE_BOXES;
         s.pen_half_width = 12.0f;
+    } else if (strcmp(name, "rocks") == 0) {
+        s.kind = SCENE_ROCKS;
+        s.pen_half_width = 12.0f;
     } else if (strcmp(name, "chain") == 0) {
         s.kind = SCENE_CHAIN;
     } else if (strcmp(name, "ragdolls") == 0) {
@@ -173,6 +176,62 @@ void joint_watch_report(const joint_watch *jw, const scene_quality *q, scn_emit_
     scn_report(&jw->scene, &q->joints, &q->joints_run, emit, ctx);
 }
 
+// p turned by q and moved by t.p: the point of frame t in its parent frame
+static rb_vec3 transform_point(rb_transform t, rb_vec3 v)
+{
+    rb_quat q = t.q;
+    // v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z)
+    double ux = q.x, uy = q.y, uz = q.z, w = q.w;
+    double cx = uy * v.z - uz * v.y, cy = uz * v.x - ux * v.z, cz = ux * v.y - uy * v.x;
+    double dx = uy * cz - uz * cy, dy = uz * cx - ux * cz, dz = ux * cy - uy * cx;
+    return (rb_vec3){(float)(v.x + 2.0 * (w * cx + dx) + t.p.x), (float)(v.y + 2.0 * (w * cy + dy) + t.p.y),
+                     (float)(v.z + 2.0 * (w * cz + dz) + t.p.z)};
+}
+
+// rocks: the deepest world-space hull vertex below the ground, max(0, -lowest y), over every convex
+// shape of a dynamic body (bench-scenes.md "rocks"), read through the API.
+static rb_status measure_hull_ground(rb_world_id world, const body_state *end, scene_quality *q)
+{
+    double deepest = 0.0;
+    for (int i = 0; i < end->count; ++i) {
+        if (end->type[i] != RB_BODY_DYNAMIC)
+            continue;
+        rb_body_id body;
+        rb_shape_id shapes[8];
+        int count = 0;
+        rb_status s;
+        if ((s = rb_world_get_body_id(world, i, &body)) != RB_OK ||
+            (s = rb_body_get_shapes(body, shapes, 8, &count)) != RB_OK)
+            return s;
+        for (int k = 0; k < count && k < 8; ++k) {
+            rb_shape_type type;
+            rb_convex cv;
+            rb_transform local;
+            rb_vec3 v[64];
+            int n = 0;
+            if ((s = rb_shape_get_type(shapes[k], &type)) != RB_OK)
+                return s;
+            if (type != RB_SHAPE_CONVEX)
+                continue;
+            if ((s = rb_shape_get_convex(shapes[k], &cv)) != RB_OK ||
+                (s = rb_shape_get_local_transform(shapes[k], &local)) != RB_OK ||
+                (s = rb_hull_get_vertices(cv.hull, v, 64, &n)) != RB_OK)
+                return s;
+            rb_transform t = end->transform[i];
+            for (int j = 0; j < n && j < 64; ++j) {
+                rb_vec3 in_body = transform_point(local, v[j]);
+                double y = (double)transform_point(t, in_body).y - cv.radius;
+                if (!isfinite(y))
+                    deepest = NAN;
+                else if (-y > deepest)
+                    deepest = -y;
+            }
+        }
+    }
+    q->max_ground_penetration = deepest;
+    return RB_OK;
+}
+
 // ---- every scene ----
 
 rb_status scene_quality_measure(rb_world_id world, const standard_scene *scene, const body_state *start,
@@ -190,6 +249,8 @@ rb_status scene_quality_measure(rb_world_id world, const standard_scene *scene, 
             nonfinite_speed = true;
         else if (length3(v.x, v.y, v.z) > max_speed)
             max_speed = length3(v.x, v.y, v.z);
+        if (!finite3(v) || length3(v.x, v.y, v.z) > 0.1)
+            ++q.moving_final;
         if (!finite3(p)) {
             nonfinite_position = true;
             ++q.escaped;
@@ -233,6 +294,16 @@ rb_status scene_quality_measure(rb_world_id world, const standard_scene *scene, 
         q.has_min_y = true;
         q.min_y = nonfinite_position || isinf(min_y) ? NAN : min_y;
         break;
+    case SCENE_ROCKS: {
+        q.has_escaped = true;
+        q.has_min_y = true;
+        q.min_y = nonfinite_position || isinf(min_y) ? NAN : min_y;
+        q.has_hull_ground = true;
+        rb_status s = measure_hull_ground(world, end, &q);
+        if (s != RB_OK)
+            return s;
+        break;
+    }
     case SCENE_CHAIN:
     case SCENE_RAGDOLLS: {
         if (!joints)

@@ -14,6 +14,7 @@ typedef enum standard_scene_kind {
     SCENE_STACK,
     SCENE_PILE,
     SCENE_BOXES,
+    SCENE_ROCKS,
     SCENE_CHAIN,
     SCENE_RAGDOLLS,
 } standard_scene_kind;
@@ -21,10 +22,10 @@ typedef enum standard_scene_kind {
 typedef struct standard_scene {
     standard_scene_kind kind;
     int pile_size;        ///< S of pile:S (pile is 20); 0 for the other scenes
-    float pen_half_width; ///< m, inner half-width L of the pen (pile: 12 S / 20, boxes: 12); 0 without a pen
+    float pen_half_width; ///< m, inner half-width L of the pen (pile: 12 S / 20, boxes and rocks: 12); 0 without a pen
 } standard_scene;
 
-/// Recognises "pyramid", "stack", "pile", "pile:S", "boxes", "chain", "ragdolls". Returns 1 and fills
+/// Recognises "pyramid", "stack", "pile", "pile:S", "boxes", "rocks", "chain", "ragdolls". Returns 1 and fills
 /// `out` for those, 0 for any other name, -1 for "pile:" followed by anything but a whole number >= 1.
 int standard_scene_parse(const char *name, standard_scene *out);
 
@@ -39,8 +40,10 @@ typedef struct scene_quality {
     double max_ground_penetration; ///< m, largest r - y, 0 if none below the ground's surface
     bool has_escaped;      ///< pile, boxes
     long escaped;          ///< dynamic bodies with |x| > L, |z| > L, y < 0 or a non-finite position
-    bool has_min_y;        ///< boxes
+    bool has_min_y;        ///< boxes, rocks
     double min_y;          ///< m, lowest dynamic body centre
+    bool has_hull_ground;  ///< rocks: max_ground_penetration from the hulls' vertices, and moving_final
+    long moving_final;     ///< dynamic bodies faster than 0.1 m/s
     double max_speed_final; ///< m/s, largest linear speed of a dynamic body (every scene)
     bool has_joints;       ///< chain, ragdolls: joint_scenes.h's fields (joint_watch_report), which bring
                            ///< their own escaped and min_y

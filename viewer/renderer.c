@@ -45,6 +45,68 @@ static void upload_mesh(gpu_mesh *g, const mesh *m)
     glBindVertexArray(0);
 }
 
+// The hull meshes' buffers: filled from the shape cache when it was built again (upload_hulls).
+static void make_hull_buffers(gpu_mesh *g)
+{
+    glGenVertexArrays(1, &g->vao);
+    glBindVertexArray(g->vao);
+    glGenBuffers(1, &g->vertices);
+    glBindBuffer(GL_ARRAY_BUFFER, g->vertices);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(mesh_vertex), (void *)offsetof(mesh_vertex, position));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(mesh_vertex), (void *)offsetof(mesh_vertex, normal));
+    glGenBuffers(1, &g->indices);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->indices);
+    glGenBuffers(1, &g->instances);
+    glBindBuffer(GL_ARRAY_BUFFER, g->instances);
+    mesh_instance_attributes();
+    glBindVertexArray(0);
+}
+
+static void upload_hulls(renderer *r, const shape_cache *s)
+{
+    if (r->hull_version == s->mesh_version)
+        return;
+    const hull_mesh_set *h = &s->hulls;
+    glBindVertexArray(r->hulls.vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->hulls.vertices);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)h->vertex_count * sizeof(mesh_vertex)), h->vertices,
+                 GL_STATIC_DRAW);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->hulls.indices);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)h->index_count * sizeof(uint32_t)), h->indices,
+                 GL_STATIC_DRAW);
+    glBindVertexArray(0);
+    r->hull_version = s->mesh_version;
+}
+
+// Every convex shape: the instances in mesh order, then a draw per mesh with the instance attributes
+// pointed at its run of them (OpenGL 3.3 has no base instance).
+static void draw_hulls(renderer *r, const shape_cache *s)
+{
+    if (s->convex_count <= 0)
+        return;
+    upload_hulls(r, s);
+    glUniform1i(glGetUniformLocation(r->programs[PROGRAM_MESH], "u_edges"), 0);
+    glBindVertexArray(r->hulls.vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->hulls.instances);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)s->convex_count * sizeof(mesh_instance)), s->convexes,
+                 GL_STREAM_DRAW);
+    const GLsizei stride = sizeof(mesh_instance);
+    for (int m = 0; m < s->hulls.mesh_count; ++m) {
+        int count = s->mesh_instances[m];
+        if (count <= 0 || s->hulls.index_counts[m] <= 0)
+            continue;
+        size_t base = (size_t)s->mesh_first[m] * sizeof(mesh_instance);
+        glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, stride, (void *)(base + offsetof(mesh_instance, position)));
+        glVertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, stride, (void *)(base + offsetof(mesh_instance, rotation)));
+        glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, stride, (void *)(base + offsetof(mesh_instance, scale)));
+        glVertexAttribPointer(5, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, (void *)(base + offsetof(mesh_instance, color)));
+        glDrawElementsInstanced(GL_TRIANGLES, s->hulls.index_counts[m], GL_UNSIGNED_INT,
+                                (void *)((size_t)s->hulls.first_index[m] * sizeof(uint32_t)), count);
+    }
+}
+
 static void free_mesh(gpu_mesh *g)
 {
     if (g->vao)
@@ -126,6 +188,7 @@ bool renderer_init(renderer *r, int width, int height, int samples, char *err, s
     upload_mesh(&r->cylinder, &m);
     mesh_plane_quad(&m);
     upload_mesh(&r->plane, &m);
+    make_hull_buffers(&r->hulls);
 
     // impostor quad: corners in location 0, one sphere_instance per sphere in locations 1..3
     mesh_impostor_quad(&m);
@@ -191,6 +254,7 @@ void renderer_free(renderer *r)
     free_mesh(&r->cube);
     free_mesh(&r->cylinder);
     free_mesh(&r->plane);
+    free_mesh(&r->hulls);
     GLuint vaos[3] = {r->sphere_vao, r->line_vao, r->empty_vao};
     glDeleteVertexArrays(3, vaos);
     GLuint buffers[3] = {r->sphere_corners, r->sphere_instances, r->line_vertices};
@@ -277,6 +341,7 @@ void renderer_draw_shapes(renderer *r, const camera *c, const shape_cache *s)
     glUniformMatrix4fv(loc(p, "u_view_proj"), 1, GL_FALSE, vp.m);
     draw_meshes(r, &r->cube, s->boxes, s->box_count, true);
     draw_meshes(r, &r->cylinder, s->cylinders, s->cylinder_count, false);
+    draw_hulls(r, s);
     glDisable(GL_CULL_FACE);
 
     if (s->sphere_count > 0) {

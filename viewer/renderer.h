@@ -1,5 +1,5 @@
 // Draws a frame: the sky, one instanced draw per shape kind (boxes, capsule sides, spheres and
-// capsule ends as impostors, ground planes), debug lines and points. Renders into its own
+// capsule ends as impostors, ground planes) and per convex hull mesh, debug lines and points. Renders into its own
 // framebuffer (multisampled, then resolved), so frames can be read back for screenshots whether or
 // not the window is visible, and blits the result to the window.
 #ifndef RUBBLE_VIEW_RENDERER_H
@@ -22,6 +22,8 @@ typedef struct gpu_mesh {
 typedef struct renderer {
     GLuint programs[PROGRAM_COUNT];
     gpu_mesh cube, cylinder, plane;
+    gpu_mesh hulls;          // every hull mesh of the shape cache, one after another (32-bit indices)
+    unsigned hull_version;   // the shape cache's mesh_version uploaded (0: none)
     GLuint sphere_vao, sphere_corners, sphere_instances;
     GLuint line_vao, line_vertices;
     GLuint empty_vao; // the sky draws from gl_VertexID alone

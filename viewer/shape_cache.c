@@ -69,6 +69,9 @@ void shape_color(shape_kind kind, int slot, rb_body_type type, uint8_t out[3])
     case KIND_CAPSULE:
         hsv_to_rgb(92.0f + 50.0f * u0, 0.50f + 0.15f * u1, 0.72f + 0.18f * u2, out);
         break;
+    case KIND_CONVEX: // between the capsules' green and the spheres' blue
+        hsv_to_rgb(160.0f + 16.0f * u0, 0.55f + 0.15f * u1, 0.72f + 0.18f * u2, out);
+        break;
     default:
         hsv_to_rgb(0.0f, 0.0f, 0.6f, out);
         break;
@@ -140,6 +143,15 @@ static bool read_shape(rb_shape_id id, int slot, rb_body_type body_type, cached_
         *kind = KIND_BOX;
         break;
     }
+    case RB_SHAPE_CONVEX: {
+        rb_convex g;
+        if (rb_shape_get_convex(id, &g) != RB_OK)
+            return false;
+        s->params[0] = g.radius;
+        s->hull = g.hull;
+        *kind = KIND_CONVEX;
+        break;
+    }
     case RB_SHAPE_PLANE: {
         rb_plane g;
         if (rb_shape_get_plane(id, &g) != RB_OK)
@@ -155,6 +167,71 @@ static bool read_shape(rb_shape_id id, int slot, rb_body_type body_type, cached_
         return false; // a shape type this viewer does not know yet: not drawn
     }
     shape_color(*kind, slot, body_type, s->color);
+    return true;
+}
+
+// Convex shapes in mesh order: by hull, then rounding radius.
+static int convex_cmp(const void *a, const void *b)
+{
+    const cached_shape *x = a, *y = b;
+    if (x->hull.index1 != y->hull.index1)
+        return x->hull.index1 < y->hull.index1 ? -1 : 1;
+    if (x->hull.generation != y->hull.generation)
+        return x->hull.generation < y->hull.generation ? -1 : 1;
+    if (x->params[0] != y->params[0])
+        return x->params[0] < y->params[0] ? -1 : 1;
+    return (x->body_slot > y->body_slot) - (x->body_slot < y->body_slot);
+}
+
+static bool same_mesh(const cached_shape *a, const cached_shape *b)
+{
+    return a->hull.index1 == b->hull.index1 && a->hull.generation == b->hull.generation && a->params[0] == b->params[0];
+}
+
+// One mesh per hull and radius, read once however many shapes share it; the shapes sorted by it.
+static bool build_convex_meshes(shape_cache *c, char *err, size_t err_size)
+{
+    static unsigned builds;
+    if (++builds == 0)
+        ++builds; // never 0: the renderer's "nothing uploaded"
+    c->mesh_version = builds;
+    int n = c->counts[KIND_CONVEX];
+    if (n == 0)
+        return true;
+    cached_shape *s = c->shapes[KIND_CONVEX];
+    qsort(s, (size_t)n, sizeof *s, convex_cmp);
+    c->mesh_first = malloc(sizeof *c->mesh_first * (size_t)n);
+    c->mesh_instances = malloc(sizeof *c->mesh_instances * (size_t)n);
+    if (!c->mesh_first || !c->mesh_instances) {
+        snprintf(err, err_size, "out of memory for %d convex shapes", n);
+        return false;
+    }
+    for (int i = 0; i < n; ++i) {
+        if (i == 0 || !same_mesh(&s[i - 1], &s[i])) {
+            int m = c->hulls.mesh_count;
+            if (!hull_mesh_set_add(&c->hulls, s[i].hull, s[i].params[0], err, err_size))
+                return false;
+            c->mesh_first[m] = i;
+            c->mesh_instances[m] = 0;
+        }
+        s[i].mesh = c->hulls.mesh_count - 1;
+        c->mesh_instances[s[i].mesh]++;
+    }
+    return true;
+}
+
+// A convex shape's box for the framing: its hull's bounding sphere (about the hull origin), grown by the
+// rounding radius, where the body is now.
+static bool convex_bounds(rb_body_id body, const cached_shape *s, rb_vec3 *lo, rb_vec3 *hi)
+{
+    rb_transform pose;
+    rb_hull_info info;
+    if (rb_body_get_transform(body, &pose) != RB_OK || rb_hull_get_info(s->hull, &info) != RB_OK)
+        return false;
+    rb_vec3 centre = vm_transform_mul(pose, s->local).p;
+    float r = info.bounding_radius + s->params[0];
+    *lo = vm_sub(centre, vm_vec3(r, r, r));
+    *hi = vm_add(centre, vm_vec3(r, r, r));
     return true;
 }
 
@@ -221,7 +298,8 @@ bool shape_cache_build(shape_cache *c, rb_world_id world, char *err, size_t err_
             if (!push_shape(c, kind, &s, capacity))
                 goto out_of_memory;
             rb_vec3 lo, hi;
-            if (kind != KIND_PLANE && rb_shape_get_aabb(ids[i], &lo, &hi) == RB_OK) {
+            if (kind == KIND_CONVEX ? convex_bounds(body, &s, &lo, &hi)
+                                    : kind != KIND_PLANE && rb_shape_get_aabb(ids[i], &lo, &hi) == RB_OK) {
                 if (type == RB_BODY_DYNAMIC)
                     grow_bounds(c, &has_dynamic, lo, hi);
                 any_lo = has_any ? vm_min(any_lo, lo) : lo;
@@ -235,12 +313,17 @@ bool shape_cache_build(shape_cache *c, rb_world_id world, char *err, size_t err_
         c->bounds_lo = has_any ? any_lo : vm_vec3(-5, 0, -5);
         c->bounds_hi = has_any ? any_hi : vm_vec3(5, 5, 5);
     }
+    if (!build_convex_meshes(c, err, err_size)) {
+        shape_cache_free(c);
+        return false;
+    }
     int spheres = c->counts[KIND_SPHERE] + 2 * c->counts[KIND_CAPSULE];
     c->boxes = malloc((size_t)(c->counts[KIND_BOX] + 1) * sizeof *c->boxes);
+    c->convexes = malloc((size_t)(c->counts[KIND_CONVEX] + 1) * sizeof *c->convexes);
     c->cylinders = malloc((size_t)(c->counts[KIND_CAPSULE] + 1) * sizeof *c->cylinders);
     c->planes = malloc((size_t)(c->counts[KIND_PLANE] + 1) * sizeof *c->planes);
     c->spheres = malloc((size_t)(spheres + 1) * sizeof *c->spheres);
-    if (!c->boxes || !c->cylinders || !c->planes || !c->spheres) {
+    if (!c->boxes || !c->cylinders || !c->planes || !c->spheres || !c->convexes) {
         shape_cache_free(c);
         snprintf(err, err_size, "out of memory for the instance records");
         return false;
@@ -270,6 +353,10 @@ void shape_cache_free(shape_cache *c)
     free(c->cylinders);
     free(c->planes);
     free(c->spheres);
+    free(c->convexes);
+    free(c->mesh_first);
+    free(c->mesh_instances);
+    hull_mesh_set_free(&c->hulls);
     memset(c, 0, sizeof *c);
 }
 
@@ -311,7 +398,7 @@ bool shape_cache_update(shape_cache *c, rb_world_id world, float plane_half_size
     for (int r = 0; r < c->run_count; ++r)
         for (int i = c->runs[2 * r]; i < c->runs[2 * r] + c->runs[2 * r + 1]; ++i)
             c->awake_bodies += c->body_awake[i];
-    c->sphere_count = c->box_count = c->cylinder_count = c->plane_count = 0;
+    c->sphere_count = c->box_count = c->cylinder_count = c->plane_count = c->convex_count = 0;
 
     const cached_shape *s = c->shapes[KIND_SPHERE];
     for (int i = 0; i < c->counts[KIND_SPHERE]; ++i, ++s) {
@@ -324,6 +411,13 @@ bool shape_cache_update(shape_cache *c, rb_world_id world, float plane_half_size
         rb_transform xf = vm_transform_mul(c->body_pose[s->body_slot], s->local);
         mesh_instance *m = &c->boxes[c->box_count++];
         set_mesh(m, xf, vm_vec3(s->params[0], s->params[1], s->params[2]));
+        set_color(m->color, s, c->body_dynamic[s->body_slot] && !c->body_awake[s->body_slot]);
+    }
+    s = c->shapes[KIND_CONVEX];
+    for (int i = 0; i < c->counts[KIND_CONVEX]; ++i, ++s) { // in mesh order, as the renderer draws them
+        rb_transform xf = vm_transform_mul(c->body_pose[s->body_slot], s->local);
+        mesh_instance *m = &c->convexes[c->convex_count++];
+        set_mesh(m, xf, vm_vec3(1.0f, 1.0f, 1.0f));
         set_color(m->color, s, c->body_dynamic[s->body_slot] && !c->body_awake[s->body_slot]);
     }
     s = c->shapes[KIND_CAPSULE];

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "hull_mesh.h"
 #include "instances.h"
 #include "rubble.h"
 
@@ -14,6 +15,7 @@ typedef enum shape_kind {
     KIND_SPHERE = 0,
     KIND_CAPSULE,
     KIND_BOX,
+    KIND_CONVEX,
     KIND_PLANE,
     KIND_COUNT,
 } shape_kind;
@@ -21,7 +23,10 @@ typedef enum shape_kind {
 typedef struct cached_shape {
     int body_slot;
     rb_transform local;  ///< shape pose in the body frame
-    float params[4];     ///< sphere (r); capsule (half length, r); box (half extents); plane (n, offset)
+    float params[4];     ///< sphere (r); capsule (half length, r); box (half extents); plane (n, offset);
+                         ///< convex (rounding radius)
+    rb_hull_id hull;     ///< convex: its hull
+    int mesh;            ///< convex: its mesh in shape_cache.hulls (one per hull and radius)
     uint8_t color[3];    ///< awake colour
 } cached_shape;
 
@@ -39,10 +44,17 @@ typedef struct shape_cache {
 
     rb_vec3 bounds_lo, bounds_hi; ///< of the dynamic bodies (else of every finite shape), at load
 
+    /// Convex shapes: one mesh per hull and rounding radius, however many shapes share it, read once.
+    /// The convex shapes are sorted by mesh: mesh m's instances are convexes[mesh_first[m] ..
+    /// + mesh_instances[m]).
+    hull_mesh_set hulls;
+    int *mesh_first, *mesh_instances;
+    unsigned mesh_version; ///< differs between any two builds: the renderer uploads the meshes again
+
     // instance records, filled by shape_cache_update
-    mesh_instance *boxes, *cylinders, *planes;
+    mesh_instance *boxes, *cylinders, *planes, *convexes;
     sphere_instance *spheres;
-    int box_count, cylinder_count, plane_count, sphere_count;
+    int box_count, cylinder_count, plane_count, sphere_count, convex_count;
 } shape_cache;
 
 /// Reads every live body's shapes. Returns false with a sentence in `err` (the library's message).
@@ -57,7 +69,7 @@ bool shape_cache_update(shape_cache *c, rb_world_id world, float plane_half_size
 static inline rb_transform shape_cache_body_pose(const shape_cache *c, int slot) { return c->body_pose[slot]; }
 
 /// The colour of a shape of `kind` on the body in `slot`: a hue family per kind (boxes orange,
-/// spheres blue, capsules green; static shapes grey), varied per body. sRGB 0..255.
+/// spheres blue, capsules green, convex hulls teal; static shapes grey), varied per body. sRGB 0..255.
 void shape_color(shape_kind kind, int slot, rb_body_type type, uint8_t out[3]);
 /// The colour of a sleeping body: desaturated and darker, same hue.
 void sleeping_tint(const uint8_t in[3], uint8_t out[3]);

@@ -10,10 +10,11 @@ RB_KERNEL void rb_bullet_sweeps(int nb, int ns, float target, float tolerance, R
                                RB_GLOBAL const rb_float4 *start_rot, RB_GLOBAL const rb_float4 *local_center,
                                RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
                                RB_GLOBAL const rb_float4 *shape_local_pos, RB_GLOBAL const rb_float4 *shape_local_rot,
-                               RB_GLOBAL const rb_float4 *shape_params, RB_GLOBAL const uint *filter)
+                               RB_GLOBAL const rb_float4 *shape_params, RB_GLOBAL const rb_float4 *hull_pool,
+                               RB_GLOBAL const uint *filter)
 {
     int b = rb_thread_id();
     if (b < nb)
         rb_bullet_sweep(b, ns, target, tolerance, flags, pos, rot, start_pos, start_rot, local_center, shape_body,
-                        shape_type, shape_local_pos, shape_local_rot, shape_params, filter);
+                        shape_type, shape_local_pos, shape_local_rot, shape_params, hull_pool, filter);
 }

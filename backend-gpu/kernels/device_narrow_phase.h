@@ -1,12 +1,14 @@
 // collide: the manifold of every candidate pair (core/kernels/manifold_reuse.h
-// rb_narrow_phase_pair_reusing, as on the CPU: last step's manifold replayed where a pair of boxes or
-// planes hardly moved, else core/kernels/narrow_phase.h), warm-started from last step's manifold of the
-// same pair (rb_find_manifold: binary search in last step's sorted list), then compacted in pair order.
+// rb_narrow_phase_pair_reusing, as on the CPU: last step's manifold replayed where a pair of boxes,
+// planes or sharp hulls hardly moved, else core/kernels/narrow_phase.h), warm-started from last step's
+// manifold of the same pair (rb_find_manifold: binary search in last step's sorted list), then compacted
+// in pair order. Convex shapes read their records in the hull pool (core/kernels/hull.h).
 
 RB_KERNEL void rb_collide_pairs(int np, float margin, float h, RB_GLOBAL const rb_pair *pairs,
                                RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
                                RB_GLOBAL const rb_xform *shape_world, RB_GLOBAL const rb_float4 *shape_params,
-                               RB_GLOBAL const rb_float4 *plane_world, RB_GLOBAL const rb_float4 *material,
+                               RB_GLOBAL const rb_float4 *hull_pool, RB_GLOBAL const rb_float4 *plane_world,
+                               RB_GLOBAL const rb_float4 *material,
                                RB_GLOBAL const uint *flags, RB_GLOBAL const rb_float4 *lin_vel,
                                RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *local_center,
                                RB_GLOBAL const rb_contact_manifold *cache, RB_GLOBAL const rb_manifold_ref *cache_refs,
@@ -28,7 +30,7 @@ RB_KERNEL void rb_collide_pairs(int np, float margin, float h, RB_GLOBAL const r
     rb_contact_manifold m;
     rb_manifold_ref ref;
     int n = rb_narrow_phase_pair_reusing(&m, &ref, a, b, margin, h, shape_body, shape_type, shape_world, shape_params,
-                                         plane_world, material, flags, lin_vel, ang_vel, local_center,
+                                         hull_pool, plane_world, material, flags, lin_vel, ang_vel, local_center,
                                          old >= 0 ? &cache[old] : 0, old >= 0 ? &cache_refs[old] : 0);
     has[i] = n > 0;
     npoints[i] = n;

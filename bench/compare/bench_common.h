@@ -1,9 +1,10 @@
 // The engine-independent half of the comparison drivers (ode_bench.c, bullet_bench.cpp): the
 // standard scenes of docs/bench-scenes.md, the seeded LCG, the step timing, the quality fields
 // and the JSON line. Header only, compiles as C99 and as C++; each driver supplies an `engine`
-// (how to add the ground, a wall, a box, a sphere, a body and a joint of a jointed scene; how to
-// step; how to read a body back) and calls bench_main. The jointed scenes (chain, ragdolls) and
-// their quality fields are in joint_scenes.h.
+// (how to add the ground, a wall, a box, a sphere, a body and a joint of a jointed scene, a convex
+// hull of the rocks scene; how to step; how to read a body back) and calls bench_main. The jointed
+// scenes (chain, ragdolls) and their quality fields are in joint_scenes.h, the convex scene (rocks:
+// its draws, hulls, mass properties and quality fields) in rocks_scene.h.
 //
 // Fields of the bench-scenes.md JSON line that are left out: `phases_ms` (neither ODE nor Bullet
 // reports rubble's phases; see README.md). `contacts_last` is the number of contact points of the
@@ -19,6 +20,7 @@
 #include <time.h>
 
 #include "joint_scenes.h"
+#include "rocks_scene.h"
 
 typedef scn_vec3 vec3;
 typedef scn_quat quat; // unit quaternion, w first
@@ -54,6 +56,12 @@ typedef struct {
     // is built; awake() counts the dynamic bodies the engine still simulates
     void (*set_sleep)(void *ctx, int on);
     int (*awake)(void *ctx);
+    // rocks: a dynamic body of 1 kg whose shape is the convex hull *hull (body-local vertices about the
+    // centroid, faces, planes), at center with orientation rotation; mass->inertia is the solid hull's
+    // tensor in body axes, mass->principal / mass->axes its diagonal form; friction 0.6, restitution 0
+    void (*add_hull)(void *ctx, vec3 center, quat rotation, const rocks_hull *hull, const rocks_mass *mass);
+    // rocks: the collision margin the engine keeps around a hull, printed as "margin"; < 0: none printed
+    double margin;
 } engine;
 
 // ---- the LCG of bench-scenes.md: advanced before each draw, u = (state >> 11) * 2^-53 ------------
@@ -64,13 +72,14 @@ static double lcg_next(uint64_t *state)
 }
 
 // ---- scenes ---------------------------------------------------------------------------------
-enum { SCENE_PYRAMID, SCENE_STACK, SCENE_PILE, SCENE_BOXES, SCENE_CHAIN, SCENE_RAGDOLLS };
+enum { SCENE_PYRAMID, SCENE_STACK, SCENE_PILE, SCENE_BOXES, SCENE_CHAIN, SCENE_RAGDOLLS, SCENE_ROCKS };
 
 typedef struct {
     int kind;
     int pile_size;      // S of pile:S (pile = pile:20)
-    double pen_half;    // inner faces of the pen at +-pen_half (pile, boxes)
+    double pen_half;    // inner faces of the pen at +-pen_half (pile, boxes, rocks)
     scn_scene joints;   // chain, ragdolls: the bodies and joints (joint_scenes.h); scn_free when done
+    double (*rocks)[ROCKS_POINTS][3]; // rocks: each body's 12 drawn points (body-local), made by build_scene
 } scene;
 
 // 1 on success, 0 if the name is not a standard scene
@@ -86,6 +95,9 @@ static int scene_parse(const char *name, scene *s)
     } else if (strcmp(name, "boxes") == 0) {
         s->kind = SCENE_BOXES;
         s->pen_half = 12.0;
+    } else if (strcmp(name, "rocks") == 0) {
+        s->kind = SCENE_ROCKS;
+        s->pen_half = ROCKS_PEN_HALF;
     } else if (strcmp(name, "pile") == 0 || strncmp(name, "pile:", 5) == 0) {
         s->kind = SCENE_PILE;
         s->pile_size = 20;
@@ -114,7 +126,7 @@ static void build_pen(const engine *e, void *ctx, double L)
 }
 
 // Adds the scene's ground plane, walls, dynamic bodies and joints; returns the number of dynamic bodies.
-static int build_scene(const engine *e, void *ctx, const scene *s, uint64_t seed)
+static int build_scene(const engine *e, void *ctx, scene *s, uint64_t seed)
 {
     const quat identity = {1.0, 0.0, 0.0, 0.0};
     uint64_t rng = seed;
@@ -164,6 +176,24 @@ static int build_scene(const engine *e, void *ctx, const scene *s, uint64_t seed
                     }
                     e->add_box(ctx, v3(ix - 7.5, 1.0 + iy, iz - 7.5), q, 0.25);
                 }
+        break;
+    case SCENE_ROCKS: // 16^3 convex hulls of 12 drawn points each, the boxes layout (rocks_scene.h)
+        build_pen(e, ctx, s->pen_half);
+        s->rocks = (double (*)[ROCKS_POINTS][3])malloc(ROCKS_BODIES * sizeof *s->rocks);
+        for (int b = 0; b < ROCKS_BODIES; ++b, ++count) {
+            double c[3], q[4];
+            rocks_hull hull;
+            rocks_mass mass;
+            rocks_draw_body(&rng, s->rocks[b], q);
+            rocks_body_center(b, c);
+            if (!rocks_hull_build(&s->rocks[b][0][0], ROCKS_POINTS, &hull)) {
+                fprintf(stderr, "rocks: the hull of body %d could not be built (seed %llu)\n", b,
+                        (unsigned long long)seed);
+                exit(1);
+            }
+            rocks_mass_properties(&hull, 1.0, &mass);
+            e->add_hull(ctx, v3(c[0], c[1], c[2]), scn_q(q[0], q[1], q[2], q[3]), &hull, &mass);
+        }
         break;
     case SCENE_CHAIN: // joint_scenes.h: no ground
     case SCENE_RAGDOLLS: {
@@ -272,7 +302,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 // ---- the run: --scene NAME --steps N [--seed S] [--sleep] -----------------------------------
-#define SCENE_NAMES "pyramid|stack|pile|pile:S|boxes|chain|ragdolls"
+#define SCENE_NAMES "pyramid|stack|pile|pile:S|boxes|rocks|chain|ragdolls"
 
 static int bench_main(int argc, char **argv, const engine *e, void *ctx)
 {
@@ -370,6 +400,8 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
     json_num("ms_per_step_mean", mean);
     json_num("ms_total", total);
     printf(",\"contacts_last\":%d", e->contacts(ctx));
+    if (s.kind == SCENE_ROCKS && e->margin >= 0.0)
+        json_num("margin", e->margin);
     if (s.kind == SCENE_PYRAMID || s.kind == SCENE_STACK) {
         json_num("max_drift", bad_pos ? NAN : max_drift);
         json_num("top_y", pos[n - 1].y); // the top cube is the last body
@@ -382,6 +414,16 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
         printf(",\"escaped\":%d", escaped);
     if (s.kind == SCENE_BOXES)
         json_num("min_y", bad_pos ? NAN : min_y);
+    if (s.kind == SCENE_ROCKS) { // rocks_scene.h: escaped, max_ground_penetration, moving_final, min_y
+        rocks_quality rq;
+        rocks_quality_init(&rq);
+        for (int i = 0; i < n; ++i) {
+            double p[3] = {pos[i].x, pos[i].y, pos[i].z}, r[4] = {rot[i].w, rot[i].x, rot[i].y, rot[i].z};
+            double u[3] = {vel[i].x, vel[i].y, vel[i].z};
+            rocks_quality_add(&rq, &s.rocks[i][0][0], ROCKS_POINTS, p, r, u);
+        }
+        rocks_report(&rq, json_field, NULL);
+    }
     if (s.kind == SCENE_CHAIN || s.kind == SCENE_RAGDOLLS) { // joint_scenes.h, from the final poses
         for (int i = 0; i < n; ++i)
             pose[i].position = pos[i], pose[i].orientation = rot[i], pose[i].velocity = vel[i];
@@ -396,6 +438,7 @@ static int bench_main(int argc, char **argv, const engine *e, void *ctx)
     printf("}\n");
     fflush(stdout);
     free(start), free(pos), free(vel), free(rot), free(pose), free(ms);
+    free(s.rocks);
     scn_free(&s.joints);
     return 0;
 }

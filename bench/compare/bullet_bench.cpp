@@ -1,11 +1,15 @@
 // Bullet driver of the standard scenes (docs/bench-scenes.md); see README.md for the settings.
-//   bullet_bench --scene pyramid|stack|pile|pile:S|boxes|chain|ragdolls [--steps N] [--seed S] [--sleep]
+//   bullet_bench --scene pyramid|stack|pile|pile:S|boxes|rocks|chain|ragdolls [--steps N] [--seed S] [--sleep]
+//                [--margin M]
 // btDiscreteDynamicsWorld, btDbvtBroadphase, btSequentialImpulseConstraintSolver with 10
 // iterations (other solver settings Bullet's defaults: split impulse, warm starting), one
 // stepSimulation(1/60, 0) per frame, friction 0.6 and restitution 0 on every object, deactivation
 // disabled. Contact friction = sqrt(f0 * f1) (as rubble), so 0.6 on both sides gives 0.6. Jointed
 // scenes: btPoint2PointConstraint, btHingeConstraint, btConeTwistConstraint, added with collisions
-// between the linked bodies disabled; capsule inertia as given (the solid capsule).
+// between the linked bodies disabled; capsule inertia as given (the solid capsule). rocks: one
+// btConvexHullShape per body over the hull's vertices, turned into the hull's principal frame (so that
+// the diagonal local inertia is the solid hull's exact tensor), with initializePolyhedralFeatures() and
+// collision margin --margin (default 0: no rounding outside the points).
 #include <btBulletDynamicsCommon.h>
 
 #include <vector>
@@ -20,6 +24,11 @@ struct bullet_ctx {
     btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
     std::vector<btCollisionShape *> shapes;
     std::vector<btRigidBody *> dynamic; // creation order
+    // per dynamic body: the rotation from Bullet's body frame to the scene's body frame (rocks: the
+    // inverse of the hull's principal axes; identity otherwise), so that read_pose reports the scene's
+    // orientation
+    std::vector<btQuaternion> to_scene;
+    double margin = 0.0; // --margin: rocks' collision margin, outside the hull's points
     std::vector<btTypedConstraint *> joints;
     std::vector<btCapsuleShape *> capsules; // one per (radius, length), shared
     bool sleep = false;                  // --sleep
@@ -53,6 +62,7 @@ static btRigidBody *add(bullet_ctx *c, btScalar mass, btCollisionShape *shape, c
         if (!c->sleep)
             b->setActivationState(DISABLE_DEACTIVATION); // no sleeping
         c->dynamic.push_back(b);
+        c->to_scene.push_back(btQuaternion::getIdentity());
     }
     return b;
 }
@@ -125,6 +135,33 @@ static void add_body(void *ctx, const scn_body *d)
     add(c, d->mass, shape, at(d->position, d->orientation), &d->inertia, d->linear_damping, d->angular_damping);
 }
 
+// A rock. Bullet's rigid body takes a diagonal local inertia about its own axes, so the body frame is
+// the hull's principal frame: the points become axes^T p (single precision), the body's orientation is
+// q_scene * q_axes, and the local inertia is the principal moments of the solid hull (not
+// calculateLocalInertia's bounding box). One shape per body (every rock differs); margin --margin.
+static void add_hull(void *ctx, vec3 p, quat q, const rocks_hull *h, const rocks_mass *m)
+{
+    bullet_ctx *c = (bullet_ctx *)ctx;
+    btConvexHullShape *shape = new btConvexHullShape();
+    for (int v = 0; v < h->vertex_count; ++v) {
+        const double *x = h->vertex[v];
+        double r[3]; // axes^T x: the vertex in the principal frame
+        for (int k = 0; k < 3; ++k)
+            r[k] = m->axes[0][k] * x[0] + m->axes[1][k] * x[1] + m->axes[2][k] * x[2];
+        shape->addPoint(btVector3(r[0], r[1], r[2]), false);
+    }
+    shape->recalcLocalAabb();
+    shape->setMargin(c->margin);
+    shape->initializePolyhedralFeatures();
+    c->shapes.push_back(shape);
+    const double *a = m->axes_wxyz;
+    double qa[4] = {a[0], a[1], a[2], a[3]}, qs[4] = {q.w, q.x, q.y, q.z}, qb[4];
+    rocks_qmul(qs, qa, qb); // body frame = scene frame turned by the principal axes
+    vec3 inertia = v3(m->principal[0], m->principal[1], m->principal[2]);
+    add(c, m->mass, shape, at(p, scn_q(qb[0], qb[1], qb[2], qb[3])), &inertia);
+    c->to_scene.back() = btQuaternion(-a[1], -a[2], -a[3], a[0]); // q_axes^-1, Bullet's (x, y, z, w)
+}
+
 static void add_joint(void *ctx, const scn_joint *j)
 {
     bullet_ctx *c = (bullet_ctx *)ctx;
@@ -166,7 +203,7 @@ static void read_pose(void *ctx, int i, vec3 *p, quat *q, vec3 *v)
 {
     btRigidBody *b = ((bullet_ctx *)ctx)->dynamic[i];
     const btVector3 &x = b->getWorldTransform().getOrigin(), &u = b->getLinearVelocity();
-    btQuaternion r = b->getWorldTransform().getRotation();
+    btQuaternion r = b->getWorldTransform().getRotation() * ((bullet_ctx *)ctx)->to_scene[i];
     *p = v3(x.x(), x.y(), x.z());
     *q = scn_q(r.w(), r.x(), r.y(), r.z());
     *v = v3(u.x(), u.y(), u.z());
@@ -189,13 +226,27 @@ int main(int argc, char **argv)
 {
     gCalculateCombinedFrictionCallback = combined_friction;
     bullet_ctx *c = new bullet_ctx;
+    // --margin M is ours (rocks' collision margin); the rest goes to bench_main
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--margin") == 0 && i + 1 < argc)
+            c->margin = atof(argv[++i]);
+        else
+            argv[kept++] = argv[i];
+    }
+    argc = kept;
+    if (!(c->margin >= 0.0)) {
+        fprintf(stderr, "bullet_bench: --margin >= 0 expected\n");
+        return 2;
+    }
     c->world.setGravity(btVector3(0, -9.81, 0));
     c->world.getSolverInfo().m_numIterations = 10;
 
     char version[32];
     snprintf(version, sizeof version, "%d.%02d", btGetVersion() / 100, btGetVersion() % 100);
     engine e = {"bullet",  version,   "sequential_impulse/dbvt", add_ground, add_wall,  add_box, add_sphere,
-                add_body,  add_joint, step,                      contacts,   read_pose, set_sleep, awake};
+                add_body,  add_joint, step,                      contacts,   read_pose, set_sleep, awake,
+                add_hull,  c->margin};
     int status = bench_main(argc, argv, &e, c);
 
     for (btTypedConstraint *t : c->joints) {

@@ -1,11 +1,13 @@
 // ODE driver of the standard scenes (docs/bench-scenes.md); see README.md for the settings.
-//   ode_bench --scene pyramid|stack|pile|pile:S|boxes|chain|ragdolls [--steps N] [--seed S] [--sleep]
+//   ode_bench --scene pyramid|stack|pile|pile:S|boxes|rocks|chain|ragdolls [--steps N] [--seed S] [--sleep]
 //             [--space hash|sap]
 // One world, quickstep with 10 iterations at dt = 1/60, ERP 0.2, CFM 1e-5, contact surface layer
 // 0.001, no auto-disable; up to 4 contacts per geom pair, Coulomb friction mu = 0.6 (friction
 // pyramid, dContactApprox1), no bounce; contact joints emptied after each step. Jointed scenes:
 // ball = dJointCreateBall, hinge = dJointCreateHinge with stops, cone-twist = ball + an Euler
 // AMotor with stops on its three angles (ODE has no cone limit); jointed pairs do not collide.
+// rocks: dCreateConvex from rocks_scene.h's hull (planes, points, counter-clockwise polygons), the
+// solid hull's full inertia tensor with dMassSetParameters; contacts as for every other scene.
 #include <ode/ode.h>
 
 #include "bench_common.h"
@@ -25,7 +27,18 @@ typedef struct {
     int count, capacity;
     int contacts_last;
     int jointed; // a joint was made: skip pairs of jointed bodies in the near callback
+    struct ode_convex **convex; // rocks: the arrays each convex geom points to (ODE does not copy them)
+    int convex_count;
 } ode_ctx;
+
+// One hull in ODE's convex format: planes (a, b, c, d) with a x + b y + c z = d, the unit normal
+// outward; points x, y, z; polygons as the vertex count followed by the indices, counter-clockwise
+// seen from outside (as ODE's own demo cube), polygon f lying on plane f.
+typedef struct ode_convex {
+    dReal planes[4 * ROCKS_MAX_FACES];
+    dReal points[3 * ROCKS_MAX_VERTICES];
+    unsigned int polygons[ROCKS_MAX_FACES + ROCKS_MAX_LOOP];
+} ode_convex;
 
 static void push_body(ode_ctx *c, dBodyID b)
 {
@@ -101,6 +114,41 @@ static void add_body(void *ctx, const scn_body *d)
         dBodySetLinearDampingThreshold(b, 0.0); // ODE damps only above a threshold speed (default 0.01)
         dBodySetAngularDampingThreshold(b, 0.0);
     }
+}
+
+// A rock: dCreateConvex over the hull; 1 kg with the full inertia tensor of the solid hull in body axes
+// (dMassSetParameters: I11, I22, I33, I12, I13, I23 = the tensor's entries, products of inertia with
+// their minus sign), the centre of mass at the body origin (the hull's centroid, 0 by symmetry: its
+// computed value is below 1e-16 m).
+static void add_hull(void *ctx, vec3 p, quat q, const rocks_hull *h, const rocks_mass *mm)
+{
+    ode_ctx *c = (ode_ctx *)ctx;
+    ode_convex *cv = (ode_convex *)malloc(sizeof *cv);
+    if ((c->convex_count & (c->convex_count - 1)) == 0) { // 0, 1, 2, 4, ...: double the list
+        size_t room = c->convex_count ? 2 * (size_t)c->convex_count : 1;
+        c->convex = (ode_convex **)realloc(c->convex, room * sizeof *c->convex);
+    }
+    c->convex[c->convex_count++] = cv;
+    for (int f = 0; f < h->face_count; ++f)
+        for (int k = 0; k < 4; ++k)
+            cv->planes[4 * f + k] = h->plane[f][k];
+    for (int v = 0; v < h->vertex_count; ++v)
+        for (int k = 0; k < 3; ++k)
+            cv->points[3 * v + k] = h->vertex[v][k];
+    unsigned int *poly = cv->polygons;
+    for (int f = 0; f < h->face_count; ++f) {
+        *poly++ = (unsigned int)h->face_size[f];
+        for (int a = 0; a < h->face_size[f]; ++a)
+            *poly++ = (unsigned int)h->index[h->face_first[f] + a];
+    }
+    dGeomID g = dCreateConvex(c->space, cv->planes, (unsigned int)h->face_count, cv->points,
+                              (unsigned int)h->vertex_count, cv->polygons);
+    const double(*I)[3] = mm->inertia;
+    dMass m;
+    dMassSetParameters(&m, mm->mass, 0.0, 0.0, 0.0, I[0][0], I[1][1], I[2][2], I[0][1], I[0][2], I[1][2]);
+    dBodyID b = add_body_geom(c, p, g, &m);
+    dQuaternion r = {q.w, q.x, q.y, q.z};
+    dBodySetQuaternion(b, r);
 }
 
 // ODE's anchor setters take one world point for both bodies. The scenes' anchors p_A and p_B differ,
@@ -237,13 +285,17 @@ int main(int argc, char **argv)
     char solver[64];
     snprintf(solver, sizeof solver, "quickstep/%s", space);
     engine e = {"ode",     ODE_VERSION_STRING, solver,   add_ground, add_wall,  add_box, add_sphere,
-                add_body,  add_joint,          step,     contacts,   read_pose, set_sleep, awake};
+                add_body,  add_joint,          step,     contacts,   read_pose, set_sleep, awake,
+                add_hull,  -1.0 /* no margin: ODE's convex is the hull itself */};
     int status = bench_main(argc, argv, &e, &c);
 
     dJointGroupDestroy(c.contacts);
     dSpaceDestroy(c.space); // destroys its geoms
     dWorldDestroy(c.world); // and its bodies and joints
     free(c.bodies);
+    for (int i = 0; i < c.convex_count; ++i)
+        free(c.convex[i]);
+    free(c.convex);
     dCloseODE();
     return status;
 }

@@ -44,7 +44,7 @@ RB_FN void rb_world_inv_inertia_sym(rb_float4 inv_diag, rb_float4 inv_offdiag, r
 RB_FN void rb_shape_update_bounds(int i, float contact_margin, float h, RB_GLOBAL const int *shape_body,
                                   RB_GLOBAL const int *shape_type, RB_GLOBAL const rb_float4 *shape_local_pos,
                                   RB_GLOBAL const rb_float4 *shape_local_rot, RB_GLOBAL const rb_float4 *shape_params,
-                                  RB_GLOBAL const unsigned int *body_flags, RB_GLOBAL const rb_float4 *body_pos,
+                                  RB_GLOBAL const rb_float4 *hull_pool, RB_GLOBAL const unsigned int *body_flags, RB_GLOBAL const rb_float4 *body_pos,
                                   RB_GLOBAL const rb_float4 *body_rot, RB_GLOBAL const rb_float4 *body_local_center,
                                   RB_GLOBAL const rb_float4 *body_lin_vel, RB_GLOBAL const rb_float4 *body_ang_vel,
                                   RB_GLOBAL rb_xform *shape_world, RB_GLOBAL rb_float4 *aabb_lo,
@@ -65,7 +65,7 @@ RB_FN void rb_shape_update_bounds(int i, float contact_margin, float h, RB_GLOBA
         return;
     }
     rb_float3 lo, hi;
-    rb_geom_aabb(rb_geom_make(shape_type[i], world, shape_params[i]), margin, &lo, &hi);
+    rb_geom_aabb(rb_geom_make_pooled(shape_type[i], world, shape_params[i], hull_pool), margin, &lo, &hi);
     aabb_lo[i] = rb_f4_from3(lo, 0.0f);
     aabb_hi[i] = rb_f4_from3(hi, 0.0f);
 }

@@ -7,7 +7,7 @@
 // box face on a face lies near a tie between separating axes and clip features, where a fresh
 // clipping flips from step to step; the 20-box `stack` walked 9 cm in 10 s that way, 0.2 mm now.
 //
-// Only pairs of boxes and planes are reused: a round shape's normal follows the relative position, and
+// Only pairs of boxes, planes and sharp hulls are reused: a round shape's normal follows the relative position, and
 // its collision is cheap anyway. The limits bound what a replay can miss: a feature that would start to
 // touch after B turned by half a degree is at most 9 mm away per metre of contact, inside the
 // speculative margin (2 cm). Measured against fresh collisions at every step of 1000 boxes falling into
@@ -31,9 +31,15 @@ typedef struct rb_manifold_ref {
     int valid;        // 0: not reusable (a round shape, or no reference yet)
 } rb_manifold_ref;
 
-RB_FN int rb_reusable_pair(int type_a, int type_b)
+// Flat-sided shapes: boxes, planes and sharp (unrounded) hulls.
+RB_FN int rb_reusable_shape(int type, rb_float4 params)
 {
-    return (type_a == RB_GEOM_BOX || type_a == RB_GEOM_PLANE) && (type_b == RB_GEOM_BOX || type_b == RB_GEOM_PLANE);
+    return type == RB_GEOM_BOX || type == RB_GEOM_PLANE || (type == RB_GEOM_CONVEX && params.x == 0.0f);
+}
+
+RB_FN int rb_reusable_pair(int type_a, rb_float4 params_a, int type_b, rb_float4 params_b)
+{
+    return rb_reusable_shape(type_a, params_a) && rb_reusable_shape(type_b, params_b);
 }
 
 // The reference of manifold m, found with the shapes at xa and xb.
@@ -83,7 +89,7 @@ RB_FN void rb_manifold_replay(RB_GLOBAL const rb_manifold *old, RB_GLOBAL const 
 RB_FN int rb_narrow_phase_pair_reusing(rb_contact_manifold *m, rb_manifold_ref *ref, int a, int b, float margin,
                                        float h, RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
                                        RB_GLOBAL const rb_xform *shape_world, RB_GLOBAL const rb_float4 *shape_params,
-                                       RB_GLOBAL const rb_float4 *plane_world,
+                                       RB_GLOBAL const rb_float4 *hull_pool, RB_GLOBAL const rb_float4 *plane_world,
                                        RB_GLOBAL const rb_float4 *shape_material,
                                        RB_GLOBAL const unsigned int *body_flags, RB_GLOBAL const rb_float4 *lin_vel,
                                        RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *local_center,
@@ -105,10 +111,11 @@ RB_FN int rb_narrow_phase_pair_reusing(rb_contact_manifold *m, rb_manifold_ref *
         *ref = *old_ref;
         return m->m.count;
     }
-    int n = rb_narrow_phase_pair(m, a, b, margin, h, shape_body, shape_type, shape_world, shape_params, plane_world,
+    int n = rb_narrow_phase_pair(m, a, b, margin, h, shape_body, shape_type, shape_world, shape_params, hull_pool,
+                                 plane_world,
                                  shape_material, body_flags, lin_vel, ang_vel, local_center, old);
     ref->valid = 0;
-    if (n > 0 && rb_reusable_pair(shape_type[a], shape_type[b]))
+    if (n > 0 && rb_reusable_pair(shape_type[a], shape_params[a], shape_type[b], shape_params[b]))
         rb_manifold_ref_make(&m->m, xa, xb, ref);
     return n;
 }

@@ -30,10 +30,12 @@ RB_FN float rb_bodies_closing_distance(int a, int b, float h, RB_GLOBAL const un
 // Shape i's geometry in the world: planes from their world form (update_bounds), the rest from
 // their parameters at the world pose.
 RB_FN rb_geom rb_shape_world_geom(int i, RB_GLOBAL const int *shape_type, RB_GLOBAL const rb_xform *shape_world,
-                                  RB_GLOBAL const rb_float4 *shape_params, RB_GLOBAL const rb_float4 *plane_world)
+                                  RB_GLOBAL const rb_float4 *shape_params, RB_GLOBAL const rb_float4 *hull_pool,
+                                  RB_GLOBAL const rb_float4 *plane_world)
 {
     int type = shape_type[i];
-    return rb_geom_make(type, shape_world[i], type == RB_GEOM_PLANE ? plane_world[i] : shape_params[i]);
+    return rb_geom_make_pooled(type, shape_world[i], type == RB_GEOM_PLANE ? plane_world[i] : shape_params[i],
+                               hull_pool);
 }
 
 // Combined materials (friction by geometric mean, restitution by maximum; a static friction of 0
@@ -76,7 +78,8 @@ RB_FN void rb_contact_manifold_carry(rb_contact_manifold *m, RB_GLOBAL const rb_
 RB_FN int rb_narrow_phase_pair(rb_contact_manifold *m, int a, int b, float margin, float h,
                                RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
                                RB_GLOBAL const rb_xform *shape_world, RB_GLOBAL const rb_float4 *shape_params,
-                               RB_GLOBAL const rb_float4 *plane_world, RB_GLOBAL const rb_float4 *shape_material,
+                               RB_GLOBAL const rb_float4 *hull_pool, RB_GLOBAL const rb_float4 *plane_world,
+                               RB_GLOBAL const rb_float4 *shape_material,
                                RB_GLOBAL const unsigned int *body_flags, RB_GLOBAL const rb_float4 *lin_vel,
                                RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *local_center,
                                RB_GLOBAL const rb_contact_manifold *old)
@@ -85,8 +88,8 @@ RB_FN int rb_narrow_phase_pair(rb_contact_manifold *m, int a, int b, float margi
     m->shape_b = b;
     m->body_a = shape_body[a];
     m->body_b = shape_body[b];
-    rb_geom ga = rb_shape_world_geom(a, shape_type, shape_world, shape_params, plane_world);
-    rb_geom gb = rb_shape_world_geom(b, shape_type, shape_world, shape_params, plane_world);
+    rb_geom ga = rb_shape_world_geom(a, shape_type, shape_world, shape_params, hull_pool, plane_world);
+    rb_geom gb = rb_shape_world_geom(b, shape_type, shape_world, shape_params, hull_pool, plane_world);
     float reach = margin + rb_bodies_closing_distance(m->body_a, m->body_b, h, body_flags, lin_vel, ang_vel, local_center);
     rb_collide(&ga, &gb, reach, &m->m);
     if (m->m.count == 0)

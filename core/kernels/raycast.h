@@ -16,6 +16,7 @@
 #ifndef RB_KERNELS_RAYCAST_H
 #define RB_KERNELS_RAYCAST_H
 
+#include "collide_convex.h"
 #include "shape_geom.h"
 
 // The start-inside answer: fraction 0, normal against the direction of travel.
@@ -193,6 +194,143 @@ RB_FN int rb_ray_plane(rb_float4 plane, rb_float3 origin, rb_float3 translation,
     return 1;
 }
 
+// Is the projection of x (hull frame) on face f's plane inside the face (or on its rim)?
+RB_FN int rb_ray_face_holds(rb_hull_view h, int f, rb_float3 x)
+{
+    rb_float3 n = rb_xyz(rb_hull_plane(h, f));
+    int cnt = rb_mini(rb_hull_face_edge_count(h, f), RB_HULL_MAX_VERTICES);
+    int e = rb_hull_face_first_edge(h, f);
+    rb_float3 a = rb_hull_vertex(h, rb_hull_edge_origin(h, e));
+    for (int k = 0; k < cnt; ++k) {
+        e = rb_hull_edge_next(h, e);
+        rb_float3 b = rb_hull_vertex(h, rb_hull_edge_origin(h, e));
+        if (rb_dot(rb_cross(rb_sub(b, a), n), rb_sub(x, a)) > 0.0f)
+            return 0;
+        a = b;
+    }
+    return 1;
+}
+
+// The rotation that takes the local y axis to the unit vector u (half a turn about x for u = -y).
+RB_FN rb_float4 rb_ray_quat_from_y(rb_float3 u)
+{
+    float w = 1.0f + u.y;
+    if (w < 1e-6f)
+        return rb_f4(1.0f, 0.0f, 0.0f, 0.0f);
+    return rb_quat_normalize(rb_f4(u.z, 0.0f, -u.x, w)); // (y x u, 1 + y . u)
+}
+
+// Convex hull h with pose xf, rounded by `radius` (>= 0), in the hull frame. The segment is clipped
+// against the face planes moved out by the radius (the Cyrus-Beck slabs of a convex polyhedron): the
+// last plane it enters through, if it enters before it leaves any, is the face it hits. For radius 0
+// that is the answer; the start-inside and sliding cases are those of the box. A rounded hull is the
+// union of its faces' slabs (each face moved out by up to the radius) and a capsule of the radius about
+// every edge (the vertices are the capsules' end spheres), and lies inside the moved planes: an entry
+// through a moved plane at a point above its face is exact; otherwise the first entry is the earliest
+// over the slabs' tops (a moved plane crossed above its face) and the edges' capsules (rb_ray_capsule),
+// since a slab's sides lie inside the capsules of its edges. A rounded hull's start-inside test is the
+// exact distance of the origin to the core (rb_cx_point_hull) against the radius.
+RB_FN int rb_ray_convex(rb_hull_view h, rb_xform xf, float radius, rb_float3 origin, rb_float3 translation,
+                        float *fraction, rb_float3 *normal)
+{
+    if (!h.rec) // made without the pool: nothing to hit
+        return 0;
+    rb_float3 o = rb_xform_inv_point(xf, origin);
+    rb_float3 d = rb_inv_rotate(xf.q, translation);
+    if (radius > 0.0f) {
+        rb_float3 q, nq;
+        int feature;
+        if (rb_cx_point_hull(h, o, &q, &nq, &feature) < radius)
+            return rb_ray_start_inside(translation, fraction, normal);
+    }
+    int nf = rb_mini(rb_hull_face_count(h), RB_HULL_MAX_FACES);
+    float t_first = -RB_FLT_MAX; // latest entry: the face the segment enters through
+    float t_exit = 1.0f;
+    int face = -1, inside = 1;
+    for (int f = 0; f < nf; ++f) {
+        rb_float4 pl = rb_hull_plane(h, f);
+        float dist = rb_dot(rb_xyz(pl), o) - (pl.w + radius); // > 0: outside this plane
+        float den = rb_dot(rb_xyz(pl), d);
+        if (!(dist < 0.0f))
+            inside = 0;
+        if (rb_fabsf(den) < 1e-30f) {
+            if (dist > 0.0f)
+                return 0; // parallel to this plane and outside it
+            continue;
+        }
+        float t = -dist / den;
+        if (den < 0.0f) {
+            if (t > t_first) {
+                t_first = t;
+                face = f;
+            }
+        } else {
+            t_exit = rb_minf(t_exit, t);
+        }
+        if (rb_maxf(t_first, 0.0f) > t_exit)
+            return 0;
+    }
+    if (radius > 0.0f) {
+        if (t_first >= 0.0f && face >= 0 && rb_ray_face_holds(h, face, rb_mad(o, t_first, d))) {
+            *fraction = t_first;
+            *normal = rb_rotate(xf.q, rb_xyz(rb_hull_plane(h, face)));
+            return 1;
+        }
+        float best = RB_FLT_MAX;
+        rb_float3 best_n = rb_f3(0.0f, 1.0f, 0.0f);
+        for (int f = 0; f < nf; ++f) {
+            rb_float4 pl = rb_hull_plane(h, f);
+            float den = rb_dot(rb_xyz(pl), d);
+            if (!(den < 0.0f))
+                continue;
+            float t = (pl.w + radius - rb_dot(rb_xyz(pl), o)) / den;
+            if (t >= 0.0f && t < best && rb_ray_face_holds(h, f, rb_mad(o, t, d))) {
+                best = t;
+                best_n = rb_xyz(pl);
+            }
+        }
+        int ne = rb_mini(rb_hull_half_edge_count(h) / 2, RB_CX_MAX_EDGES);
+        for (int k = 0; k < ne; ++k) {
+            rb_float3 a = rb_hull_vertex(h, rb_hull_edge_origin(h, 2 * k));
+            rb_float3 b = rb_hull_vertex(h, rb_hull_edge_origin(h, 2 * k + 1));
+            rb_float3 ab = rb_sub(b, a);
+            float len = rb_len(ab);
+            if (!(len > 0.0f))
+                continue;
+            rb_xform exf = rb_xform_make(rb_scale(rb_add(a, b), 0.5f), rb_ray_quat_from_y(rb_scale(ab, 1.0f / len)));
+            float t;
+            rb_float3 n;
+            if (rb_ray_capsule(exf, 0.5f * len, radius, o, d, &t, &n) && t < best) {
+                best = t;
+                best_n = n;
+            }
+        }
+        if (!(best <= 1.0f))
+            return 0;
+        *fraction = best;
+        *normal = rb_rotate(xf.q, best_n);
+        return 1;
+    }
+    if (inside)
+        return rb_ray_start_inside(translation, fraction, normal);
+    if (!(t_first >= 0.0f)) {
+        // not outside any plane the segment crosses, yet not strictly inside: the origin lies on a face
+        // the segment runs along (sliding on the surface), or the translation is 0
+        face = -1;
+        for (int f = 0; f < nf; ++f) {
+            rb_float4 pl = rb_hull_plane(h, f);
+            if (rb_fabsf(rb_dot(rb_xyz(pl), d)) < 1e-30f && rb_dot(rb_xyz(pl), o) - pl.w >= 0.0f)
+                face = f;
+        }
+        if (face < 0 || !(rb_len_sq(d) > 0.0f))
+            return 0;
+        t_first = 0.0f;
+    }
+    *fraction = t_first;
+    *normal = rb_rotate(xf.q, rb_xyz(rb_hull_plane(h, face)));
+    return 1;
+}
+
 // Any shape: `g` as the narrow phase sees it (planes with params in world space).
 RB_FN int rb_ray_geom(const rb_geom *g, rb_float3 origin, rb_float3 translation, float *fraction, rb_float3 *normal)
 {
@@ -204,6 +342,8 @@ RB_FN int rb_ray_geom(const rb_geom *g, rb_float3 origin, rb_float3 translation,
         return rb_ray_box(g->xf, rb_xyz(g->params), origin, translation, fraction, normal);
     if (g->type == RB_GEOM_PLANE)
         return rb_ray_plane(g->params, origin, translation, fraction, normal);
+    if (g->type == RB_GEOM_CONVEX)
+        return rb_ray_convex(g->hull, g->xf, g->params.x, origin, translation, fraction, normal);
     return 0;
 }
 

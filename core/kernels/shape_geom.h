@@ -2,20 +2,25 @@
 #ifndef RB_KERNELS_SHAPE_GEOM_H
 #define RB_KERNELS_SHAPE_GEOM_H
 
-#include "vec_math.h"
+#include "hull.h"
 
 // Same numbering as rb_shape_type in api/rubble.h (checked by a static assert in core/).
 #define RB_GEOM_SPHERE 0
 #define RB_GEOM_CAPSULE 1
 #define RB_GEOM_BOX 2
 #define RB_GEOM_PLANE 3
-#define RB_GEOM_TYPE_COUNT 4
+#define RB_GEOM_CONVEX 4
+#define RB_GEOM_TYPE_COUNT 5
 
 typedef struct rb_geom {
     int type;
     rb_xform xf;      // world pose of the shape (planes: unused, the plane is in params)
     rb_float4 params; // sphere (r, -, -, -); capsule (half_length, r, -, -), axis = local y;
-                      // box (hx, hy, hz, -); plane (nx, ny, nz, offset) in world space, n unit
+                      // box (hx, hy, hz, -); plane (nx, ny, nz, offset) in world space, n unit;
+                      // convex (rounding radius, record offset in the hull pool, bounding radius of
+                      // the rounded hull about its origin, inradius of the rounded hull about its origin)
+    rb_hull_view hull; // convex: its record; box: the pool's unit cube at the half-extents (when the
+                       // geometry was made with a pool, rb_geom_make_pooled); otherwise no record
 } rb_geom;
 
 RB_FN rb_geom rb_geom_make(int type, rb_xform xf, rb_float4 params)
@@ -24,6 +29,18 @@ RB_FN rb_geom rb_geom_make(int type, rb_xform xf, rb_float4 params)
     g.type = type;
     g.xf = xf;
     g.params = params;
+    g.hull = rb_hull_view_make(0);
+    return g;
+}
+
+// A shape's geometry with its hull view from the world's hull pool (convex shapes and boxes).
+RB_FN rb_geom rb_geom_make_pooled(int type, rb_xform xf, rb_float4 params, RB_GLOBAL const rb_float4 *hull_pool)
+{
+    rb_geom g = rb_geom_make(type, xf, params);
+    if (type == RB_GEOM_CONVEX)
+        g.hull = rb_hull_view_make(hull_pool + (int)params.y);
+    else if (type == RB_GEOM_BOX && hull_pool)
+        g.hull = rb_hull_view_box(hull_pool, rb_xyz(params));
     return g;
 }
 
@@ -47,6 +64,13 @@ RB_FN void rb_geom_aabb(rb_geom g, float margin, rb_float3 *lo, rb_float3 *hi)
         rb_float3 axis = rb_rotate(g.xf.q, rb_f3(0.0f, g.params.x, 0.0f));
         float r = g.params.y;
         ext = rb_add(rb_abs3(axis), rb_f3(r, r, r));
+    } else if (g.type == RB_GEOM_CONVEX) {
+        rb_float3 lo0, hi0;
+        rb_hull_aabb(g.hull, g.xf, &lo0, &hi0);
+        float grow = margin + g.params.x;
+        *lo = rb_sub(lo0, rb_f3(grow, grow, grow));
+        *hi = rb_add(hi0, rb_f3(grow, grow, grow));
+        return;
     } else {
         // box: |R| h
         rb_mat3 r = rb_mat3_from_quat(g.xf.q);
@@ -67,6 +91,8 @@ RB_FN float rb_geom_bounding_radius(int type, rb_float4 params)
         return params.x + params.y;
     if (type == RB_GEOM_BOX)
         return rb_sqrtf(params.x * params.x + params.y * params.y + params.z * params.z);
+    if (type == RB_GEOM_CONVEX)
+        return params.z;
     return 0.0f;
 }
 

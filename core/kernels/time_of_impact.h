@@ -59,6 +59,7 @@ typedef struct rb_toi_shape {
     rb_xform pose;  // relative to the body origin
     rb_float4 params;
     float arm;
+    RB_GLOBAL const rb_float4 *hull_pool; // the world's hull pool (convex shapes' records; 0: none, no hull)
 } rb_toi_shape;
 
 RB_FN rb_sweep rb_sweep_make(rb_float4 pos0, rb_float4 rot0, rb_float4 pos1, rb_float4 rot1, rb_float4 local_center)
@@ -105,8 +106,9 @@ RB_FN rb_geom rb_sweep_geom(const rb_sweep *s, float t, const rb_toi_shape *shap
     rb_float4 q = rb_sweep_rotation(s, t);
     rb_xform body = rb_xform_make(rb_sub(rb_sweep_center(s, t), rb_rotate(q, s->local_center)), q);
     rb_xform world = rb_xform_mul(body, shape->pose);
-    return rb_geom_make(shape->type, world,
-                        shape->type == RB_GEOM_PLANE ? rb_plane_to_world(world, shape->params) : shape->params);
+    return rb_geom_make_pooled(shape->type, world,
+                               shape->type == RB_GEOM_PLANE ? rb_plane_to_world(world, shape->params) : shape->params,
+                               shape->hull_pool);
 }
 
 // The largest n . x over a finite shape's points.
@@ -117,6 +119,16 @@ RB_FN float rb_geom_support(const rb_geom *g, rb_float3 n)
         return c + g->params.x;
     if (g->type == RB_GEOM_CAPSULE)
         return c + rb_fabsf(rb_dot(n, rb_rotate(g->xf.q, rb_f3(0.0f, g->params.x, 0.0f)))) + g->params.y;
+    if (g->type == RB_GEOM_CONVEX) {
+        // the farthest vertex along n (n taken into the hull frame: rotating it once is rotating every
+        // vertex), and the rounding radius around it
+        rb_float3 d = rb_inv_rotate(g->xf.q, n);
+        int count = rb_hull_vertex_count(g->hull);
+        float best = -RB_FLT_MAX;
+        for (int i = 0; i < count; ++i)
+            best = rb_maxf(best, rb_dot(rb_hull_vertex(g->hull, i), d));
+        return c + best + g->params.x;
+    }
     rb_float3 l = rb_inv_rotate(g->xf.q, n);
     return c + rb_fabsf(l.x) * g->params.x + rb_fabsf(l.y) * g->params.y + rb_fabsf(l.z) * g->params.z;
 }
@@ -128,6 +140,8 @@ RB_FN float rb_geom_min_extent(int type, rb_float4 params)
         return params.x;
     if (type == RB_GEOM_CAPSULE)
         return params.y;
+    if (type == RB_GEOM_CONVEX)
+        return params.w;
     return rb_minf(params.x, rb_minf(params.y, params.z));
 }
 
@@ -148,6 +162,7 @@ RB_FN rb_toi_shape rb_toi_shape_make(int type, rb_float4 local_pos, rb_float4 lo
     s.type = type;
     s.pose = rb_xform_make(rb_xyz(local_pos), local_rot);
     s.params = params;
+    s.hull_pool = 0;
     s.arm = type == RB_GEOM_PLANE ? 0.0f
                                   : rb_len(rb_sub(rb_xyz(local_pos), rb_xyz(body_local_center))) +
                                         rb_geom_turning_extent(type, params);
@@ -330,14 +345,18 @@ RB_FN rb_sweep rb_body_sweep(int b, RB_GLOBAL const rb_float4 *pos, RB_GLOBAL co
     return rb_sweep_make(start_pos[b], start_rot[b], pos[b], rot[b], local_center[b]);
 }
 
-// Shape i as one side of a pair (its body's centre of mass from local_center).
+// Shape i as one side of a pair (its body's centre of mass from local_center; a convex shape's record in
+// hull_pool).
 RB_FN rb_toi_shape rb_shape_toi_side(int i, RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
                                      RB_GLOBAL const rb_float4 *shape_local_pos,
                                      RB_GLOBAL const rb_float4 *shape_local_rot,
-                                     RB_GLOBAL const rb_float4 *shape_params, RB_GLOBAL const rb_float4 *local_center)
+                                     RB_GLOBAL const rb_float4 *shape_params, RB_GLOBAL const rb_float4 *hull_pool,
+                                     RB_GLOBAL const rb_float4 *local_center)
 {
-    return rb_toi_shape_make(shape_type[i], shape_local_pos[i], shape_local_rot[i], shape_params[i],
-                             local_center[shape_body[i]]);
+    rb_toi_shape s = rb_toi_shape_make(shape_type[i], shape_local_pos[i], shape_local_rot[i], shape_params[i],
+                                       local_center[shape_body[i]]);
+    s.hull_pool = hull_pool;
+    return s;
 }
 
 // The box that holds a finite shape over the whole sweep: its boxes at the two ends, joined, grown by what
@@ -424,13 +443,14 @@ RB_FN float rb_sweep_against(int i, const rb_toi_shape *a, const rb_sweep *sa, r
                              RB_GLOBAL const rb_float4 *start_rot, RB_GLOBAL const rb_float4 *local_center,
                              RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
                              RB_GLOBAL const rb_float4 *shape_local_pos, RB_GLOBAL const rb_float4 *shape_local_rot,
-                             RB_GLOBAL const rb_float4 *shape_params, RB_GLOBAL const unsigned int *filter)
+                             RB_GLOBAL const rb_float4 *shape_params, RB_GLOBAL const rb_float4 *hull_pool,
+                             RB_GLOBAL const unsigned int *filter)
 {
     if (!rb_sweep_filter_allows(i, j, filter))
         return t_min;
     rb_sweep sj = rb_body_sweep(shape_body[j], pos, rot, start_pos, start_rot, local_center);
     rb_toi_shape b = rb_shape_toi_side(j, shape_body, shape_type, shape_local_pos, shape_local_rot, shape_params,
-                                       local_center);
+                                       hull_pool, local_center);
     if (b.type != RB_GEOM_PLANE) {
         rb_float3 jlo, jhi;
         rb_sweep_shape_box(&sj, &b, target + tolerance, &jlo, &jhi);
@@ -448,7 +468,8 @@ RB_FN void rb_bullet_sweep(int b, int ns, float target, float tolerance, RB_GLOB
                            RB_GLOBAL const rb_float4 *start_rot, RB_GLOBAL const rb_float4 *local_center,
                            RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
                            RB_GLOBAL const rb_float4 *shape_local_pos, RB_GLOBAL const rb_float4 *shape_local_rot,
-                           RB_GLOBAL const rb_float4 *shape_params, RB_GLOBAL const unsigned int *filter)
+                           RB_GLOBAL const rb_float4 *shape_params, RB_GLOBAL const rb_float4 *hull_pool,
+                           RB_GLOBAL const unsigned int *filter)
 {
     if (!rb_is_swept_bullet(flags[b]))
         return;
@@ -460,14 +481,14 @@ RB_FN void rb_bullet_sweep(int b, int ns, float target, float tolerance, RB_GLOB
         if (shape_body[i] != b || shape_type[i] == RB_GEOM_PLANE)
             continue;
         rb_toi_shape a = rb_shape_toi_side(i, shape_body, shape_type, shape_local_pos, shape_local_rot, shape_params,
-                                           local_center);
+                                           hull_pool, local_center);
         rb_float3 lo, hi;
         rb_sweep_shape_box(&sb, &a, target + tolerance, &lo, &hi);
         for (int j = 0; j < ns; ++j)
             if (rb_is_sweep_target(j, shape_body, flags))
                 t_min = rb_sweep_against(i, &a, &sb, rb_f4_from3(lo, 0.0f), rb_f4_from3(hi, 0.0f), j, target, tolerance,
                                          t_min, pos, rot, start_pos, start_rot, local_center, shape_body, shape_type,
-                                         shape_local_pos, shape_local_rot, shape_params, filter);
+                                         shape_local_pos, shape_local_rot, shape_params, hull_pool, filter);
     }
     if (t_min < 1.0f)
         rb_sweep_move_to(b, &sb, t_min, pos, rot);

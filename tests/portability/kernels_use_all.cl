@@ -64,6 +64,20 @@ __kernel void k(__global rb_float4 *a, __global rb_manifold *out) {
   a[i + 2] = rb_f4_from3(hn, rb_rest_timer(hit ? frac : -1.0f, &a[i + 3].w, 1, v, w, 0.5f, 0.05f, 0.03f, 0.016f));
 }
 
+// Convex shapes: every pair type with a pooled geometry (hull views into the global hull pool; rb_collide
+// reaches every convex pair routine), the convex ray cast, closest point and support.
+__kernel void convex(__global const rb_float4 *pool, __global rb_float4 *a, __global rb_manifold *out) {
+  int i = get_global_id(0);
+  rb_geom ga = rb_geom_make_pooled(i % 5, rb_xform_make(rb_xyz(a[2*i]), a[2*i+1]), a[2*i+2], pool);
+  rb_geom gb = rb_geom_make_pooled((i / 5) % 5, rb_xform_make(rb_xyz(a[2*i+3]), a[2*i+4]), a[2*i+5], pool);
+  rb_manifold m; rb_collide(&ga, &gb, 0.02f, &m); out[i] = m;
+  float frac; rb_float3 hn;
+  int hit = rb_ray_geom(&gb, rb_xyz(a[0]), rb_xyz(a[1]), &frac, &hn);
+  rb_float3 q, n; int feature;
+  float d = rb_cx_point_hull(gb.hull, rb_xyz(a[2]), &q, &n, &feature);
+  a[i] = rb_f4_from3(hn, frac + d + (float)(hit + feature) + rb_convex_support(&gb, n) + rb_geom_round_radius(&gb));
+}
+
 // The constraint graph's glue: global arrays through RB_GLOBAL parameters.
 __kernel void graph(__global rb_constraint_edge *e, __global unsigned int *flags, __global rb_color_bits *used,
                     __global int *ints, __global rb_float4 *f4, __global rb_mat3 *m3, __global rb_manifold *mm,
@@ -96,18 +110,18 @@ __kernel void glue(__global int *ints, __global unsigned int *flags, __global rb
                    __global rb_manifold_ref *refs) {
   int i = get_global_id(0);
   m3[i] = rb_world_inv_inertia(flags[i], f4[0], f4[1], f4[2]);
-  rb_shape_update_bounds(i, 0.01f, 0.016f, ints, ints, f4, f4, f4, flags, f4, f4, f4, f4, f4, xf, f4, f4, f4);
+  rb_shape_update_bounds(i, 0.01f, 0.016f, ints, ints, f4, f4, f4, f4, flags, f4, f4, f4, f4, f4, xf, f4, f4, f4);
   pairs[i] = rb_pair_make(ints[i], ints[i + 1]);
   ints[i] = rb_shapes_may_pair(i, i + 1, ints, flags, flags, 1) + rb_aabb_overlap(f4[0], f4[1], f4[2], f4[3]) +
             rb_aabb_reaches_plane(f4[0], f4[1], f4[2]) + rb_pair_less(1, 2, 3, 4) + rb_integrates_velocity(flags[i]) +
             rb_integrates_position(flags[i]) + (int)rb_frozen_flags(flags[i]) + rb_takes_impulses(flags, i) +
             rb_shape_in_broad_phase(i, ints, flags);
   rb_contact_manifold m;
-  ints[i + 1] = rb_narrow_phase_pair(&m, ints[0], ints[1], 0.01f, 0.016f, ints, ints, xf, f4, f4, f4, flags, f4, f4, f4,
+  ints[i + 1] = rb_narrow_phase_pair(&m, ints[0], ints[1], 0.01f, 0.016f, ints, ints, xf, f4, f4, f4, f4, flags, f4, f4, f4,
                                      rb_find_manifold(cm, 4, 1, 2) >= 0 ? &cm[0] : 0);
   cm[i] = m;
   rb_manifold_ref ref;
-  ints[i + 2] = rb_narrow_phase_pair_reusing(&m, &ref, ints[0], ints[1], 0.01f, 0.016f, ints, ints, xf, f4, f4, f4,
+  ints[i + 2] = rb_narrow_phase_pair_reusing(&m, &ref, ints[0], ints[1], 0.01f, 0.016f, ints, ints, xf, f4, f4, f4, f4,
                                              flags, f4, f4, f4, &cm[1], &refs[1]);
   refs[i] = ref;
   rb_contact_constraint k = cons[i];
