@@ -130,7 +130,8 @@ rb_status body_state_count_hulls(rb_world_id world, const body_state *s, int *hu
         }
     }
     if (st == RB_OK) {
-        qsort(ids, (size_t)count, sizeof *ids, hull_id_cmp);
+        if (count > 1) // ids is NULL when there are none
+            qsort(ids, (size_t)count, sizeof *ids, hull_id_cmp);
         for (int i = 0; i < count; ++i)
             *hulls += i == 0 || hull_id_cmp(&ids[i - 1], &ids[i]) != 0;
         *convex_shapes = count;

@@ -60,7 +60,7 @@ RB_FN float rb_geom_round_radius(const rb_geom *g)
 
 // Manifold with the normal from a to b for any type order: a swapped pair is computed in type order
 // and its normal flipped (points, separations and feature ids do not depend on the order).
-RB_FN void rb_collide(const rb_geom *a, const rb_geom *b, float margin, rb_manifold *m)
+RB_FN_CALLED void rb_collide(const rb_geom *a, const rb_geom *b, float margin, rb_manifold *m)
 {
     if (a->type <= b->type) {
         rb_collide_ordered(a, b, margin, m);

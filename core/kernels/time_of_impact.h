@@ -112,7 +112,7 @@ RB_FN rb_geom rb_sweep_geom(const rb_sweep *s, float t, const rb_toi_shape *shap
 }
 
 // The largest n . x over a finite shape's points.
-RB_FN float rb_geom_support(const rb_geom *g, rb_float3 n)
+RB_FN_CALLED float rb_geom_support(const rb_geom *g, rb_float3 n)
 {
     float c = rb_dot(n, g->xf.p);
     if (g->type == RB_GEOM_SPHERE)
