@@ -302,6 +302,10 @@ typedef struct rb_world_def {
     float contact_hertz;        ///< soft: contact stiffness, Hz; 0 (default): min(30, substep rate / 4);
                                 ///< contacts with a static body take twice this (docs/solver.md)
     float contact_damping_ratio;///< soft: damping ratio of the contact's position correction, default 10
+    float joint_hertz;          ///< soft: stiffness of the joints' rows, Hz; 0 (default): a quarter of the substep
+                                ///< rate, at least 60 (Box2D's) and at most half the rate: more substeps make
+                                ///< stiffer joints (docs/joints.md)
+    float joint_damping_ratio;  ///< soft: damping ratio of the joints' rows, default 2
     int body_capacity;          ///< initial capacity hint, default 0
     int shape_capacity;         ///< initial capacity hint, default 0
     int max_pairs;              ///< budget of broad-phase candidate pairs (and so of contact manifolds) per step;

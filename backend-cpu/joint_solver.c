@@ -92,7 +92,8 @@ void rb_cpu_joints_solve(rb_cpu_ctx *c, const rb_joint_settings *st)
 
 rb_joint_settings rb_cpu_joint_settings(const rb_step_params *p, int pass)
 {
-    return rb_joint_settings_make(p->dt, p->inv_dt, p->contact_hertz, p->position_correction, p->max_push_velocity, pass);
+    return rb_joint_settings_make(p->dt, p->inv_dt, p->joint_hertz, p->joint_damping_ratio, p->position_correction,
+                                  p->max_push_velocity, pass);
 }
 
 // After the last substep: the force and torque of each joint; a joint past its breaking limits breaks

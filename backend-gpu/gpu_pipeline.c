@@ -739,8 +739,8 @@ static rb_status joints_sweep(rb_gpu_ctx *c, int op, const rb_step_params *p)
     const int pass = RB_JOINT_PASS_RIGID;
     if (c->joint_edge_count == 0)
         return RB_OK;
-    rb_joint_args ja = rb_joint_args_of(rb_joint_settings_make(p->dt, p->inv_dt, p->contact_hertz, p->position_correction,
-                                                               p->max_push_velocity, pass),
+    rb_joint_args ja = rb_joint_args_of(rb_joint_settings_make(p->dt, p->inv_dt, p->joint_hertz, p->joint_damping_ratio,
+                                                               p->position_correction, p->max_push_velocity, pass),
                                         op);
     for (int k = 0; k <= c->joint_color_count; ++k) {
         int overflow = k == c->joint_color_count;

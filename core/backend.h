@@ -15,7 +15,7 @@
 #include "scene.h"
 
 // Bumped whenever a struct below changes layout or a function changes meaning.
-#define RB_BACKEND_ABI_VERSION 8
+#define RB_BACKEND_ABI_VERSION 9
 
 typedef struct rb_backend_ctx rb_backend_ctx;
 
@@ -44,6 +44,8 @@ typedef struct rb_step_params {
     rb_sequential_def seq;       // sequential solver, every automatic value resolved for this substep
     int max_pairs;               // since ABI 6: budget of candidate pairs; find_pairs fails with RB_ERR_CAPACITY
                                  // (and a message with the count) before it allocates more
+    float joint_hertz;           // since ABI 9: soft solver's joint rows, resolved for the substep (> 0)
+    float joint_damping_ratio;
 } rb_step_params;
 
 // The soft solver's passes (core/step.c step_soft): each substep solves with the position bias, moves

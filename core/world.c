@@ -60,6 +60,8 @@ rb_world_def rb_default_world_def(void)
     d.time_to_sleep = 0.5f;
     d.contact_hertz = 0.0f; // the solver's choice (core/step.c)
     d.contact_damping_ratio = 10.0f;
+    d.joint_hertz = 0.0f; // the solver's choice (core/step.c)
+    d.joint_damping_ratio = 2.0f;
     d.internal_value = RB_DEF_COOKIE;
     return d;
 }
@@ -215,7 +217,9 @@ static rb_status validate_def(const rb_world_def *d)
         return rb_fail_global(RB_ERR_INVALID_ARGUMENT, "position_correction must be in [0, 1], got %g",
                               d->position_correction);
     if ((s = check_non_negative("contact_hertz", d->contact_hertz)) != RB_OK ||
-        (s = check_non_negative("contact_damping_ratio", d->contact_damping_ratio)) != RB_OK)
+        (s = check_non_negative("contact_damping_ratio", d->contact_damping_ratio)) != RB_OK ||
+        (s = check_non_negative("joint_hertz", d->joint_hertz)) != RB_OK ||
+        (s = check_non_negative("joint_damping_ratio", d->joint_damping_ratio)) != RB_OK)
         return s;
     if ((s = check_non_negative("max_push_velocity", d->max_push_velocity)) != RB_OK ||
         (s = check_non_negative("contact_margin", d->contact_margin)) != RB_OK ||

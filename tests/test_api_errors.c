@@ -172,6 +172,15 @@ static void test_world_def_errors_are_rejected_with_reasons(void **state)
     d.contact_damping_ratio = NAN;
     assert_int_equal(rb_create_world(&d, &w), RB_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(rb_last_error(rb_null_world_id), "contact_damping_ratio"));
+    // and its joint rows' (0 is the solver's choice)
+    d = rb_default_world_def();
+    d.joint_hertz = -60.0f;
+    assert_int_equal(rb_create_world(&d, &w), RB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(rb_last_error(rb_null_world_id), "joint_hertz"));
+    d = rb_default_world_def();
+    d.joint_damping_ratio = INFINITY;
+    assert_int_equal(rb_create_world(&d, &w), RB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(rb_last_error(rb_null_world_id), "joint_damping_ratio"));
 }
 
 static void test_world_setters_reject_bad_values_and_keep_settings(void **state)

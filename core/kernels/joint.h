@@ -96,18 +96,18 @@ typedef struct rb_joint_settings {
     float max_bias;       // m/s or rad/s: cap of the bias speed
 } rb_joint_settings;
 
-// The settings of a pass from the step's: Box2D v3's joint softness (twice the contacts' frequency,
-// damping ratio 2), the rigid solvers' Baumgarte fraction (position_correction, else 0.2), the bias
-// capped at max_push_velocity (else 3 m/s). Every backend makes them here.
-RB_FN rb_joint_settings rb_joint_settings_make(float dt, float inv_dt, float contact_hertz, float position_correction,
-                                               float max_push, int pass)
+// The settings of a pass from the step's: the joint softness (joint_hertz > 0 and joint_damping_ratio,
+// resolved by core/step.c: Box2D v3's 60 Hz and 2 at the default substeps), the rigid solvers'
+// Baumgarte fraction (position_correction, else 0.2), the bias capped at max_push_velocity (else
+// 3 m/s). Every backend makes them here.
+RB_FN rb_joint_settings rb_joint_settings_make(float dt, float inv_dt, float joint_hertz, float joint_damping_ratio,
+                                               float position_correction, float max_push, int pass)
 {
     rb_joint_settings st;
     st.h = dt;
     st.inv_h = inv_dt;
     st.pass = pass;
-    float hertz = contact_hertz > 0.0f ? contact_hertz : rb_minf(30.0f, 0.25f * inv_dt);
-    st.soft = rb_make_softness(2.0f * hertz, 2.0f, dt, 1.0f);
+    st.soft = rb_make_softness(joint_hertz, joint_damping_ratio, dt, 1.0f);
     st.bias_factor = position_correction > 0.0f ? position_correction : 0.2f;
     st.max_bias = max_push > 0.0f ? max_push : 3.0f;
     return st;

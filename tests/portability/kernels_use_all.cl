@@ -149,7 +149,7 @@ __kernel void glue(__global int *ints, __global unsigned int *flags, __global rb
 __kernel void joints(__global rb_joint *js, __global unsigned int *flags, __global rb_float4 *f4,
                      __global rb_joint_key *keys) {
   int i = get_global_id(0);
-  rb_joint_settings st = rb_joint_settings_make(1.0f / 240.0f, 240.0f, 0.0f, 0.2f, 3.0f, i % 3);
+  rb_joint_settings st = rb_joint_settings_make(1.0f / 240.0f, 240.0f, 60.0f, 2.0f, 0.2f, 3.0f, i % 3);
   rb_joint_args ja = rb_joint_args_of(st, i & 1);
   rb_joint_settings st2 = rb_joint_settings_of(ja);
   rb_joint_op(&js[i], RB_JOINT_OP_WARM, &st2, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5, 0, 0);
