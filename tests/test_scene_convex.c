@@ -16,49 +16,11 @@
 
 #include "rubble.h"
 
+#include "scene_test_util.h"
+
 #include "../bench/compare/rocks_scene.h"
 
 // ---- helpers ----
-
-#define PI 3.14159265358979323846
-
-#define assert_near(actual, expected, tol) assert_near_at((actual), (expected), (tol), __FILE__, __LINE__)
-
-static void assert_near_at(double actual, double expected, double tol, const char *file, int line)
-{
-    if (!(fabs(actual - expected) <= tol))
-        fail_msg("%s:%d: got %.9g, expected %.9g (tolerance %g)", file, line, actual, expected, tol);
-}
-
-#define assert_contains(text, part) assert_contains_at((text), (part), __FILE__, __LINE__)
-
-static void assert_contains_at(const char *text, const char *part, const char *file, int line)
-{
-    if (!strstr(text, part))
-        fail_msg("%s:%d: message \"%s\" does not contain \"%s\"", file, line, text, part);
-}
-
-static rb_world_id new_world(void)
-{
-    rb_world_def def = rb_default_world_def();
-    def.backend = RB_BACKEND_CPU;
-    def.threads = 1;
-    rb_world_id w;
-    assert_int_equal(rb_create_world(&def, &w), RB_OK);
-    return w;
-}
-
-static const char *scene_dir(void)
-{
-    const char *dir = getenv("RUBBLE_SCENE_DIR");
-    return dir ? dir : "data/scenes";
-}
-
-static void load_ok(rb_world_id w, const char *text)
-{
-    if (rb_load_scene_text(w, text, "inline") != RB_OK)
-        fail_msg("load failed: %s", rb_last_error(w));
-}
 
 static rb_counters counters(rb_world_id w)
 {
