@@ -97,4 +97,26 @@ RB_FN void rb_segment_segment_closest(rb_float3 p1, rb_float3 q1, rb_float3 p2, 
     }
 }
 
+// Clips the segment p0 + t dl, t in [*t0, *t1], to one side plane of a face, written as t den <= num;
+// the end it moves takes the plane's feature id `side` (*c0 or *c1). Returns 0 when the segment runs
+// parallel to the plane outside it (nothing left); an empty range (*t0 > *t1) is the caller's to test
+// after the last plane.
+RB_FN int rb_clip_segment_side(float num, float den, unsigned int side, float *t0, float *t1, unsigned int *c0,
+                               unsigned int *c1)
+{
+    if (den == 0.0f)
+        return num < 0.0f ? 0 : 1;
+    float t = num / den;
+    if (den > 0.0f) {
+        if (t < *t1) {
+            *t1 = t;
+            *c1 = side;
+        }
+    } else if (t > *t0) {
+        *t0 = t;
+        *c0 = side;
+    }
+    return 1;
+}
+
 #endif

@@ -158,23 +158,8 @@ RB_FN int rb_cb_face_contact(rb_float3 p0, rb_float3 dl, rb_float3 h, float r, i
         float s = (plane & 1) ? -1.0f : 1.0f;
         // s (p0 + t dl)[axis] <= h[axis]  <=>  t den <= num
         float num = rb_get(h, axis) - s * rb_get(p0, axis);
-        float den = s * rb_get(dl, axis);
-        if (den == 0.0f) {
-            if (num < 0.0f)
-                return 0;
-        } else if (den > 0.0f) {
-            float t = num / den;
-            if (t < t1) {
-                t1 = t;
-                e1 = 2u + (unsigned int)plane;
-            }
-        } else {
-            float t = num / den;
-            if (t > t0) {
-                t0 = t;
-                e0 = 2u + (unsigned int)plane;
-            }
-        }
+        if (!rb_clip_segment_side(num, s * rb_get(dl, axis), 2u + (unsigned int)plane, &t0, &t1, &e0, &e1))
+            return 0;
     }
     if (t0 > t1)
         return 0;

@@ -67,23 +67,8 @@ RB_FN int rb_cxc_face_contact(rb_hull_view h, int f, rb_float3 p0, rb_float3 dl,
         // inside the side plane: sn . (p0 + t dl) <= sn . a  <=>  t den <= num
         rb_float3 sn = rb_cross(rb_sub(b, a), n);
         float num = rb_dot(sn, rb_sub(a, p0));
-        float den = rb_dot(sn, dl);
-        if (den == 0.0f) {
-            if (num < 0.0f)
-                return 0;
-        } else if (den > 0.0f) {
-            float t = num / den;
-            if (t < t1) {
-                t1 = t;
-                c1 = 2u + (unsigned int)k;
-            }
-        } else {
-            float t = num / den;
-            if (t > t0) {
-                t0 = t;
-                c0 = 2u + (unsigned int)k;
-            }
-        }
+        if (!rb_clip_segment_side(num, rb_dot(sn, dl), 2u + (unsigned int)k, &t0, &t1, &c0, &c1))
+            return 0;
         a = b;
     }
     if (t0 > t1)
