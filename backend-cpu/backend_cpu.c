@@ -186,6 +186,7 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->shock_supports);
     free(c->shock_edge);
     free(c->impact);
+    free(c->impact_gap);
     rb_cpu_split_free(c->split);
     rb_wide_free(c);
     free(ctx);

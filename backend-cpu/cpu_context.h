@@ -184,6 +184,8 @@ struct rb_cpu_ctx {
     int *shock_edge, shock_edge_cap;                 // scratch: per constraint, support_of's answer
     int shock_levels, shock_bodies;
     int *impact, impact_cap;                         // candidate points of the impact pass
+    float *impact_gap;                               // their gaps now (the points a gap away)
+    int impact_gap_cap;
 
     // joints (joint_solver.c): their edges (first_row: the joint's slot), coloured among themselves
     rb_constraint_edge *joint_edges;

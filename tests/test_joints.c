@@ -663,9 +663,6 @@ static bool skipped_for_this_solver(const char *behaviour)
         rb_solver solver;
         const char *behaviour, *why;
     } gaps[] = {
-        // the soft solver resolves impacts largest-first only at a frame's first substep: a pendulum
-        // that strikes mid-frame shares its impact (one pulled: the far ball rises to 48% of the height)
-        {RB_SOLVER_SOFT, "pendulum cradle", "a pendulum striking mid-frame shares its impact"},
         {RB_SOLVER_BATCHED, "pendulum cradle", "touching balls share an impact"},
         {RB_SOLVER_SPLIT, "pendulum cradle", "touching balls share an impact"},
         // pe resolves each impact alone, its joints after: tumbling down stairs the ragdoll's joints open
