@@ -15,7 +15,7 @@
 
 const char *const rb_gpu_kernel_names[K_COUNT] = {
     "rb_layout_sizes", "rb_scan_chunks", "rb_scan_serial", "rb_scan_add", "rb_sort_histogram", "rb_sort_scatter",
-    "rb_body_inertia", "rb_shape_bounds",
+    "rb_sort_serial",    "rb_body_inertia", "rb_shape_bounds",
     "rb_bp_classify", "rb_bp_fill", "rb_bp_gather_entries", "rb_bp_grid_pairs", "rb_bp_special_pairs",
     "rb_compact_indices", "rb_pair_keys", "rb_pair_gather",
     "rb_collide_pairs", "rb_compact_manifolds", "rb_manifolds_untouched",

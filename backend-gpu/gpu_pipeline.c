@@ -116,6 +116,11 @@ static rb_status radix_sort(rb_gpu_ctx *c, int n, int bits)
     TRY(reserve(c, &c->hist, (size_t)blocks * 16, sizeof(int), "sort scratch"));
     int passes = (bits + 3) / 4;
     passes += passes & 1; // an even number of passes ends in keys / vals
+    if (blocks == 1) { // one block: every pass by one work-item in one launch
+        karg a = kbegin(c, K_SORT_SERIAL);
+        ai(&a, n), ai(&a, passes), am(&a, &c->keys), am(&a, &c->vals), am(&a, &c->keys2), am(&a, &c->vals2);
+        return go(&a, 1, "radix sort");
+    }
     rb_gpu_buf *src_k = &c->keys, *src_v = &c->vals, *dst_k = &c->keys2, *dst_v = &c->vals2;
     for (int p = 0; p < passes; ++p) {
         int shift = 4 * p;
@@ -215,11 +220,14 @@ rb_status rb_gpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
     TRY(reserve(c, &c->sorted_entry, (size_t)ne, 4 * sizeof(int), "broad-phase entries"));
     TRY(reserve(c, &c->entry_count, (size_t)ne, sizeof(int), "broad-phase entries"));
     TRY(reserve(c, &c->entry_at, (size_t)ne, sizeof(int), "broad-phase entries"));
+    int key_bits = bits_for(ne) + 1; // about two keys per entry: short runs of aliased cells
+    if (key_bits > 30)
+        key_bits = 30;
     a = kbegin(c, K_BP_FILL);
-    ai(&a, ns), am(&a, &c->role), am(&a, &c->cell_lo), am(&a, &c->cell_hi), am(&a, &c->entry_start), am(&a, &c->keys),
+    ai(&a, ns), ai(&a, key_bits), am(&a, &c->role), am(&a, &c->cell_lo), am(&a, &c->cell_hi), am(&a, &c->entry_start), am(&a, &c->keys),
         am(&a, &c->vals), am(&a, &c->entry);
     TRY(go(&a, (size_t)ns, "find_pairs"));
-    TRY(radix_sort(c, ne, 30));
+    TRY(radix_sort(c, ne, key_bits));
     a = kbegin(c, K_BP_GATHER_ENTRIES);
     ai(&a, ne), am(&a, &c->vals), am(&a, &c->entry), am(&a, &c->sorted_entry);
     TRY(go(&a, (size_t)ne, "find_pairs"));
@@ -271,18 +279,26 @@ rb_status rb_gpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
         TRY(c->dev->copy(c, c->special_pairs.mem, 0, c->pairs_raw.mem, sizeof(rb_pair) * (size_t)grid,
                          sizeof(rb_pair) * (size_t)special, "find_pairs"));
 
-    // canonical order: sort by b, then (stably) by a
+    // canonical order: by (a, b) in one sort where both slots fit in a 32-bit key (up to 2^16 shapes:
+    // 6 radix passes for the 1496 ragdoll capsules instead of 8), else by b, then (stably) by a
     TRY(reserve(c, &c->keys, (size_t)np, sizeof(uint32_t), "pair sort"));
     TRY(reserve(c, &c->vals, (size_t)np, sizeof(uint32_t), "pair sort"));
     int bits = bits_for(ns);
-    a = kbegin(c, K_PAIR_KEYS);
-    ai(&a, np), ai(&a, 0), am(&a, &c->pairs_raw), anull(&a), am(&a, &c->keys), am(&a, &c->vals);
-    TRY(go(&a, (size_t)np, "find_pairs"));
-    TRY(radix_sort(c, np, bits));
-    a = kbegin(c, K_PAIR_KEYS);
-    ai(&a, np), ai(&a, 1), am(&a, &c->pairs_raw), am(&a, &c->vals), am(&a, &c->keys), am(&a, &c->vals);
-    TRY(go(&a, (size_t)np, "find_pairs"));
-    TRY(radix_sort(c, np, bits));
+    if (2 * bits <= 32) {
+        a = kbegin(c, K_PAIR_KEYS);
+        ai(&a, np), ai(&a, -bits), am(&a, &c->pairs_raw), anull(&a), am(&a, &c->keys), am(&a, &c->vals);
+        TRY(go(&a, (size_t)np, "find_pairs"));
+        TRY(radix_sort(c, np, 2 * bits));
+    } else {
+        a = kbegin(c, K_PAIR_KEYS);
+        ai(&a, np), ai(&a, 0), am(&a, &c->pairs_raw), anull(&a), am(&a, &c->keys), am(&a, &c->vals);
+        TRY(go(&a, (size_t)np, "find_pairs"));
+        TRY(radix_sort(c, np, bits));
+        a = kbegin(c, K_PAIR_KEYS);
+        ai(&a, np), ai(&a, 1), am(&a, &c->pairs_raw), am(&a, &c->vals), am(&a, &c->keys), am(&a, &c->vals);
+        TRY(go(&a, (size_t)np, "find_pairs"));
+        TRY(radix_sort(c, np, bits));
+    }
     a = kbegin(c, K_PAIR_GATHER);
     ai(&a, np), am(&a, &c->pairs_raw), am(&a, &c->vals), am(&a, &c->pairs);
     TRY(go(&a, (size_t)np, "find_pairs"));

@@ -1,7 +1,10 @@
 // find_pairs: a sort-based uniform grid (after Le Grand, GPU Gems 3 ch. 32, and Csefalvay 2011), with no
 // atomics. Every finite shape gets one entry per cell its AABB touches; entries are sorted by a
-// 30-bit cell key (the cell coordinates modulo 1024 per axis, so any scene fits: cells that alias
-// share a key but not a cell, and pairs are tested on the true cell); within a run of equal keys a
+// cell key, a hash of the cell's coordinates with about twice as many values as there are entries
+// (cells that share a key are told apart by their coordinates, and pairs are tested on the true
+// cell; a key of a few bits more than the entries need keeps the radix sort's passes, each a few
+// launches, to what the scene needs: 4 passes for the 41-link chain, 8 for 30 bits before); within a
+// run of equal keys a
 // pair is emitted only by the cell that holds the lowest corner of the two boxes' intersection, so
 // each overlapping pair is found exactly once. Pairs are counted, the counts scanned, and the pairs
 // written at their offsets (sort-and-compact). Shapes that would touch more than RB_BP_MAX_CELLS
@@ -16,9 +19,10 @@
 #define RB_BP_MAX_CELLS 64
 #define RB_BP_COORD_MAX 1.0e9f
 
-RB_FN uint rb_bp_key(int4 c)
+// Spatial hash of a cell (Teschner et al. 2003's primes), masked to the key's bits.
+RB_FN uint rb_bp_key(int4 c, uint mask)
 {
-    return ((uint)(c.x & 1023) << 20) | ((uint)(c.y & 1023) << 10) | (uint)(c.z & 1023);
+    return (((uint)c.x * 73856093u) ^ ((uint)c.y * 19349663u) ^ ((uint)c.z * 83492791u)) & mask;
 }
 
 RB_KERNEL void rb_bp_classify(int ns, float inv_cell, RB_GLOBAL const int *shape_body, RB_GLOBAL const int *shape_type,
@@ -61,9 +65,9 @@ RB_KERNEL void rb_bp_classify(int ns, float inv_cell, RB_GLOBAL const int *shape
 #define RB_BP_FIRST_SHIFT 28
 
 // One entry per (grid shape, cell); keys[e] = cell key, vals[e] = e.
-RB_KERNEL void rb_bp_fill(int ns, RB_GLOBAL const int *role, RB_GLOBAL const int4 *cell_lo, RB_GLOBAL const int4 *cell_hi,
-                         RB_GLOBAL const int *entry_start, RB_GLOBAL uint *keys, RB_GLOBAL uint *vals,
-                         RB_GLOBAL int4 *entry)
+RB_KERNEL void rb_bp_fill(int ns, int key_bits, RB_GLOBAL const int *role, RB_GLOBAL const int4 *cell_lo,
+                         RB_GLOBAL const int4 *cell_hi, RB_GLOBAL const int *entry_start, RB_GLOBAL uint *keys,
+                         RB_GLOBAL uint *vals, RB_GLOBAL int4 *entry)
 {
     int i = rb_thread_id();
     if (i >= ns || role[i] != RB_BP_ROLE_GRID)
@@ -75,7 +79,7 @@ RB_KERNEL void rb_bp_fill(int ns, RB_GLOBAL const int *role, RB_GLOBAL const int
             for (int z = l.z; z <= h.z; ++z) {
                 int first = (x == l.x) | ((y == l.y) << 1) | ((z == l.z) << 2);
                 int4 c = rb_int4(x, y, z, i | (first << RB_BP_FIRST_SHIFT));
-                keys[e] = rb_bp_key(c);
+                keys[e] = rb_bp_key(c, (1u << key_bits) - 1u);
                 vals[e] = (uint)e;
                 entry[e] = c;
                 ++e;
@@ -170,7 +174,8 @@ RB_KERNEL void rb_compact_indices(int n, RB_GLOBAL const int *flag, RB_GLOBAL co
         out[offset[i]] = i;
 }
 
-// Sorting the pairs by (a, b): two stable passes, by b then by a. These make the keys of each pass.
+// Sorting the pairs by (a, b). by_a < 0: one sort on the key a << -by_a | b (b below 2^-by_a, the key
+// within 32 bits); else two stable passes, by b then by a. These make the keys of each pass.
 RB_KERNEL void rb_pair_keys(int n, int by_a, RB_GLOBAL const rb_pair *pairs, RB_GLOBAL const uint *order,
                            RB_GLOBAL uint *keys, RB_GLOBAL uint *vals)
 {
@@ -179,7 +184,10 @@ RB_KERNEL void rb_pair_keys(int n, int by_a, RB_GLOBAL const rb_pair *pairs, RB_
         return;
     uint src = order ? order[i] : (uint)i;
     rb_pair p = pairs[src];
-    keys[i] = (uint)(by_a ? p.shape_a : p.shape_b);
+    if (by_a < 0)
+        keys[i] = ((uint)p.shape_a << (uint)(-by_a)) | (uint)p.shape_b;
+    else
+        keys[i] = (uint)(by_a ? p.shape_a : p.shape_b);
     vals[i] = src;
 }
 

@@ -75,3 +75,38 @@ RB_KERNEL void rb_sort_scatter(int n, int shift, int blocks, RB_GLOBAL const uin
         at[d]++;
     }
 }
+
+// The whole sort of at most RB_SORT_BLOCK keys by one work-item, every pass in one launch: the same
+// stable passes as rb_sort_histogram, the scan and rb_sort_scatter with one block, so the same order,
+// without the four or more launches per pass that cost a small scene more than its sort (the 41-link
+// chain's broad phase on PoCL: 0.47 ms, most of it launches). `passes` is even: the result ends in
+// keys / vals.
+RB_KERNEL void rb_sort_serial(int n, int passes, RB_GLOBAL uint *keys, RB_GLOBAL uint *vals, RB_GLOBAL uint *keys2,
+                             RB_GLOBAL uint *vals2)
+{
+    if (rb_thread_id() != 0)
+        return;
+    for (int p = 0; p < passes; ++p) {
+        int shift = 4 * p < 32 ? 4 * p : 28;
+        RB_GLOBAL uint *src_k = (p & 1) ? keys2 : keys, *src_v = (p & 1) ? vals2 : vals;
+        RB_GLOBAL uint *dst_k = (p & 1) ? keys : keys2, *dst_v = (p & 1) ? vals : vals2;
+        int at[RB_SORT_RADIX];
+        for (int d = 0; d < RB_SORT_RADIX; ++d)
+            at[d] = 0;
+        for (int i = 0; i < n; ++i)
+            at[(src_k[i] >> shift) & 15u]++;
+        int acc = 0;
+        for (int d = 0; d < RB_SORT_RADIX; ++d) {
+            int v = at[d];
+            at[d] = acc;
+            acc += v;
+        }
+        for (int i = 0; i < n; ++i) {
+            uint k = src_k[i];
+            int d = (int)((k >> shift) & 15u);
+            dst_k[at[d]] = k;
+            dst_v[at[d]] = src_v[i];
+            at[d]++;
+        }
+    }
+}
