@@ -125,6 +125,8 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->joint_edges);
     free(c->joint_color_order);
     free(c->joint_edge_color);
+    free(c->joint_geometry);
+    free(c->joint_geometry_epoch);
     free(c->nocollide);
     free(c->cache);
     free(c->pair_scratch);

@@ -58,6 +58,7 @@ rb_status rb_cpu_update_bounds(rb_backend_ctx *ctx, const rb_step_params *p)
 {
     rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
     const rb_scene *s = c->scene;
+    c->pose_epoch++; // the application may have moved bodies since the last step
     if (!reserve_body_arrays(c, s->body_slots) || !reserve_shape_arrays(c, s->shape_slots))
         return RB_ERR_OUT_OF_MEMORY;
 

@@ -174,6 +174,7 @@ rb_status rb_cpu_solve_continuous(rb_backend_ctx *ctx, const rb_step_params *p)
     rb_cpu_ctx *c = (rb_cpu_ctx *)ctx;
     rb_scene *s = c->scene;
     int nb = s->body_slots;
+    c->pose_epoch++; // bullets move back to their time of impact (kept joint geometry, joint_solver.c)
     if (!c->step_start_pos || c->step_start_pos_cap < nb)
         return RB_OK; // no step has moved a body yet
     int any = 0;

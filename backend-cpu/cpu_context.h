@@ -192,6 +192,12 @@ struct rb_cpu_ctx {
     int joint_edge_count, joint_edge_cap;
     int *joint_color_order, joint_color_order_cap; // edge indices by colour
     int *joint_edge_color, joint_edge_color_cap;
+    // per joint edge: what rb_joint_op_kept keeps, at the poses of pose_epoch `joint_geometry_epoch`
+    rb_joint_kept *joint_geometry;
+    int joint_geometry_cap;
+    int *joint_geometry_epoch, joint_geometry_epoch_cap;
+    // bumped wherever the bodies' poses change (serial code only): kept joint geometry is then stale
+    int pose_epoch;
     int joint_color_start[RB_MAX_COLORS + 2];
     int joint_color_count;
     // sorted (lower body, higher body) keys of joints whose bodies do not collide (the narrow phase)

@@ -81,6 +81,8 @@ rb_status rb_cpu_integrate_velocities(rb_backend_ctx *ctx, const rb_step_params 
         s->body_ang_vel[b] = rb_f4_from3(w, 0.0f);
     }
     c->frozen_last_step += frozen;
+    if (frozen)
+        c->pose_epoch++; // a frozen body went back to the step's first pose
     return RB_OK;
 }
 
@@ -93,6 +95,7 @@ rb_status rb_cpu_integrate_positions(rb_backend_ctx *ctx, const rb_step_params *
     int frozen = 0;
     // the poses at the start of the step, for a body whose state goes non-finite (rb_freeze_body)
     int save = p->substep == 0;
+    c->pose_epoch++;
     if (save && (!rb_cpu_reserve((void **)&c->step_start_pos, &c->step_start_pos_cap, n, sizeof *c->step_start_pos) ||
                  !rb_cpu_reserve((void **)&c->step_start_rot, &c->step_start_rot_cap, n, sizeof *c->step_start_rot)))
         return RB_ERR_OUT_OF_MEMORY;
@@ -153,4 +156,6 @@ void rb_cpu_freeze_non_finite_velocities(rb_cpu_ctx *c)
         ++frozen;
     }
     c->frozen_last_step += frozen;
+    if (frozen)
+        c->pose_epoch++;
 }

@@ -22,7 +22,10 @@ rb_status rb_cpu_build_joint_edges(rb_cpu_ctx *c)
         return RB_OK;
     if (!rb_cpu_reserve((void **)&c->joint_edges, &c->joint_edge_cap, n, sizeof *c->joint_edges) ||
         !rb_cpu_reserve((void **)&c->joint_color_order, &c->joint_color_order_cap, n, sizeof *c->joint_color_order) ||
-        !rb_cpu_reserve((void **)&c->joint_edge_color, &c->joint_edge_color_cap, n, sizeof *c->joint_edge_color))
+        !rb_cpu_reserve((void **)&c->joint_edge_color, &c->joint_edge_color_cap, n, sizeof *c->joint_edge_color) ||
+        !rb_cpu_reserve((void **)&c->joint_geometry, &c->joint_geometry_cap, n, sizeof *c->joint_geometry) ||
+        !rb_cpu_reserve((void **)&c->joint_geometry_epoch, &c->joint_geometry_epoch_cap, n,
+                        sizeof *c->joint_geometry_epoch))
         return RB_ERR_OUT_OF_MEMORY;
     n = 0;
     for (int j = 0; j < s->joint_slots; ++j) {
@@ -31,6 +34,7 @@ rb_status rb_cpu_build_joint_edges(rb_cpu_ctx *c)
             continue;
         int a = k->body_a >= 0 ? k->body_a : k->body_b;
         rb_constraint_edge e = {a, k->body_b, RB_EDGE_JOINT, j, 1};
+        c->joint_geometry_epoch[n] = c->pose_epoch - 1; // none kept yet
         c->joint_edges[n++] = e;
     }
     c->joint_edge_count = n;
@@ -50,14 +54,22 @@ void rb_cpu_color_joints(rb_cpu_ctx *c)
 
 // ---- the passes ----
 
+// Each joint's geometry and point mass matrix are computed once per pose and kept for the passes that
+// follow at the same poses (the soft solver's relax and the next substep's warm start and solve; the
+// rigid solvers' warm start and iterations): the six rotations and the 3x3 inverse were a quarter of
+// the ragdolls' instructions, three times a substep. Each edge is visited by one thread per pass, so
+// its entries need no locking.
 static void joint_op(rb_cpu_ctx *c, int edge, const rb_joint_settings *st, int op)
 {
     rb_scene *s = c->scene;
     // the soft solver keeps the world inverse inertia of the current poses (integrate_positions)
     int cur = c->solver->current_inertia;
-    rb_joint_op(&s->joints[c->joint_edges[edge].first_row], op, st, s->body_flags, s->body_pos, s->body_rot,
-                s->body_lin_vel, s->body_ang_vel, s->body_inv_inertia_diag, s->body_inv_inertia_offdiag,
-                cur ? c->cur_inv_inertia_diag : NULL, cur ? c->cur_inv_inertia_offdiag : NULL);
+    int fresh = c->joint_geometry_epoch[edge] != c->pose_epoch;
+    c->joint_geometry_epoch[edge] = c->pose_epoch;
+    rb_joint_op_kept(&s->joints[c->joint_edges[edge].first_row], op, st, s->body_flags, s->body_pos, s->body_rot,
+                     s->body_lin_vel, s->body_ang_vel, s->body_inv_inertia_diag, s->body_inv_inertia_offdiag,
+                     cur ? c->cur_inv_inertia_diag : NULL, cur ? c->cur_inv_inertia_offdiag : NULL,
+                     &c->joint_geometry[edge], fresh);
 }
 
 // A pass over the joints colour by colour, then the overflow one by one. Called inside a parallel

@@ -238,6 +238,7 @@ static void correct_split_batch(rb_cpu_ctx *c, const rb_seq_batch *b, const pen_
 rb_status rb_seq_correct_penetrations(rb_cpu_ctx *c, const rb_step_params *p)
 {
     c->seq_uncorrected = 0;
+    c->pose_epoch++; // it moves bodies (kept joint geometry, joint_solver.c)
     if (c->batch_count == 0)
         return RB_OK;
     pen_settings st = {p->seq.penetration_threshold, p->seq.remaining_penetration * p->seq.penetration_threshold,

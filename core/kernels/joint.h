@@ -362,9 +362,6 @@ RB_FN float rb_joint_leak(const rb_joint_settings *st) { return st->pass == RB_J
 RB_FN void rb_limit_row(const rb_joint_settings *st, rb_joint_row r, float c, float *acc, rb_joint_body *a,
                         rb_joint_body *b)
 {
-    float k = rb_row_inv_mass(r, a, b);
-    if (k <= 0.0f)
-        return;
     float bias = 0.0f, scale = 1.0f, leak = 0.0f;
     if (c > 0.0f) {
         bias = c * st->inv_h;
@@ -372,7 +369,16 @@ RB_FN void rb_limit_row(const rb_joint_settings *st, rb_joint_row r, float c, fl
         rb_joint_bias(st, c, &bias, &scale);
         leak = rb_joint_leak(st);
     }
-    float lambda = -scale * (rb_row_speed(r, a, b) + bias) / k - leak * *acc;
+    float speed = rb_row_speed(r, a, b);
+    // a stop that holds no impulse and that the bodies do not reach within the substep takes none
+    // (the clamp below would give 0): most limits of a moving ragdoll, most of the time, without the
+    // row's effective mass and its four products with the inverse inertias
+    if (c > 0.0f && *acc == 0.0f && speed + bias >= 0.0f)
+        return;
+    float k = rb_row_inv_mass(r, a, b);
+    if (k <= 0.0f)
+        return;
+    float lambda = -scale * (speed + bias) / k - leak * *acc;
     float next = rb_maxf(*acc + lambda, 0.0f);
     lambda = next - *acc;
     *acc = next;
@@ -420,27 +426,41 @@ RB_FN rb_float3 rb_vec_bias(const rb_joint_settings *st, rb_float3 c, float *mas
     return len > 0.0f ? rb_scale(c, bias / len) : c;
 }
 
+// The inverse of the point rows' mass matrix (for the slider the rows across its axis, the axis row a
+// dummy of unit mass). It depends on the poses and the bodies' masses alone.
+RB_FN rb_mat3 rb_point_mass_inverse(const rb_joint_geometry *g, const rb_joint_body *a, const rb_joint_body *b,
+                                    int slider)
+{
+    // the slider's rows across its axis turn with A: A's lever reaches B's anchor (rb_slider_row)
+    rb_float3 ra = slider ? rb_add(g->ra, g->d) : g->ra;
+    rb_mat3 k = rb_point_mass_matrix(g, ra, a, b);
+    if (slider) {
+        // the axis direction is free: solve in the plane across it
+        rb_float3 x = g->xa;
+        rb_mat3 p = rb_mat3_add_scaled(rb_mat3_diag(rb_f3(1.0f, 1.0f, 1.0f)),
+                                       rb_mat3_rows(rb_scale(x, x.x), rb_scale(x, x.y), rb_scale(x, x.z)), -1.0f);
+        k = rb_mat3_mul(rb_mat3_mul(p, k), p);
+        k = rb_mat3_add_scaled(k, rb_mat3_rows(rb_scale(x, x.x), rb_scale(x, x.y), rb_scale(x, x.z)), 1.0f);
+    }
+    return rb_mat3_inverse(k);
+}
+
 // The point rows: anchor B on anchor A. For the slider only the part across its axis (`across`).
-RB_FN void rb_solve_point(const rb_joint_settings *st, const rb_joint_geometry *g, float *acc,
+// kinv: rb_point_mass_inverse where the caller keeps it, else 0.
+RB_FN void rb_solve_point(const rb_joint_settings *st, const rb_joint_geometry *g, const rb_mat3 *kinv, float *acc,
                           rb_joint_body *a, rb_joint_body *b, int slider)
 {
     float scale;
     // the slider's error is only the part across its axis
     rb_float3 err = slider ? rb_sub(g->d, rb_scale(g->xa, rb_dot(g->d, g->xa))) : g->d;
     rb_float3 bias = rb_vec_bias(st, err, &scale);
-    // the slider's rows across its axis turn with A: A's lever reaches B's anchor (rb_slider_row)
     rb_float3 ra = slider ? rb_add(g->ra, g->d) : g->ra;
-    rb_mat3 k = rb_point_mass_matrix(g, ra, a, b);
+    rb_mat3 ki = kinv ? *kinv : rb_point_mass_inverse(g, a, b, slider);
+    rb_float3 cdot = rb_add(rb_point_speed(g, ra, a, b), bias);
     if (slider) {
-        // the axis direction is free: solve in the plane across it, the axis row made a dummy of unit mass
         rb_float3 x = g->xa;
-        rb_mat3 p = rb_mat3_add_scaled(rb_mat3_diag(rb_f3(1.0f, 1.0f, 1.0f)),
-                                       rb_mat3_rows(rb_scale(x, x.x), rb_scale(x, x.y), rb_scale(x, x.z)), -1.0f);
-        k = rb_mat3_mul(rb_mat3_mul(p, k), p);
-        k = rb_mat3_add_scaled(k, rb_mat3_rows(rb_scale(x, x.x), rb_scale(x, x.y), rb_scale(x, x.z)), 1.0f);
-        rb_float3 cdot = rb_add(rb_point_speed(g, ra, a, b), bias);
         cdot = rb_sub(cdot, rb_scale(x, rb_dot(cdot, x)));
-        rb_float3 p_imp = rb_scale(rb_mat3_mulv(rb_mat3_inverse(k), cdot), -scale);
+        rb_float3 p_imp = rb_scale(rb_mat3_mulv(ki, cdot), -scale);
         p_imp = rb_mad(p_imp, -rb_joint_leak(st), rb_f3(acc[0], acc[1], acc[2]));
         p_imp = rb_sub(p_imp, rb_scale(x, rb_dot(p_imp, x)));
         rb_point_apply(g, ra, a, b, p_imp);
@@ -449,8 +469,7 @@ RB_FN void rb_solve_point(const rb_joint_settings *st, const rb_joint_geometry *
         acc[2] += p_imp.z;
         return;
     }
-    rb_float3 cdot = rb_add(rb_point_speed(g, ra, a, b), bias);
-    rb_float3 p_imp = rb_scale(rb_mat3_mulv(rb_mat3_inverse(k), cdot), -scale);
+    rb_float3 p_imp = rb_scale(rb_mat3_mulv(ki, cdot), -scale);
     p_imp = rb_mad(p_imp, -rb_joint_leak(st), rb_f3(acc[0], acc[1], acc[2]));
     rb_point_apply(g, ra, a, b, p_imp);
     acc[0] += p_imp.x;
@@ -646,9 +665,9 @@ RB_FN void rb_solve_axial(const rb_joint_settings *st, rb_joint *j, const rb_joi
 // ---- the passes ----
 
 // The accumulated impulses applied again at the start of a substep (warm start), on the current poses.
-RB_FN void rb_joint_warm_start(const rb_joint *j, rb_joint_body *a, rb_joint_body *b)
+RB_FN void rb_joint_warm_start(const rb_joint *j, const rb_joint_geometry *gp, rb_joint_body *a, rb_joint_body *b)
 {
-    rb_joint_geometry g = rb_joint_geometry_of(j, a, b);
+    rb_joint_geometry g = *gp;
     const float *im = j->impulse;
     rb_float3 p = rb_f3(im[RB_JI_POINT], im[RB_JI_POINT + 1], im[RB_JI_POINT + 2]);
     rb_float3 l = rb_f3(im[RB_JI_ANGLE], im[RB_JI_ANGLE + 1], im[RB_JI_ANGLE + 2]);
@@ -677,26 +696,28 @@ RB_FN void rb_joint_warm_start(const rb_joint *j, rb_joint_body *a, rb_joint_bod
 
 // One pass over the joint's rows: the soft rows (spring, motor) and limits first, the hard rows last,
 // so they hold best (Box2D's order).
-RB_FN void rb_joint_solve(const rb_joint_settings *st, rb_joint *j, rb_joint_body *a, rb_joint_body *b)
+// kinv: the point rows' rb_point_mass_inverse where the caller keeps it, else 0.
+RB_FN void rb_joint_solve(const rb_joint_settings *st, rb_joint *j, const rb_joint_geometry *gp, const rb_mat3 *kinv,
+                          rb_joint_body *a, rb_joint_body *b)
 {
-    rb_joint_geometry g = rb_joint_geometry_of(j, a, b);
+    rb_joint_geometry g = *gp;
     rb_solve_axial(st, j, &g, a, b);
     switch (j->type) {
     case RB_JK_BALL:
     case RB_JK_CONE_TWIST:
-        rb_solve_point(st, &g, &j->impulse[RB_JI_POINT], a, b, 0);
+        rb_solve_point(st, &g, kinv, &j->impulse[RB_JI_POINT], a, b, 0);
         break;
     case RB_JK_HINGE:
         rb_solve_angular_lock(st, &g, &j->impulse[RB_JI_ANGLE], a, b, 1);
-        rb_solve_point(st, &g, &j->impulse[RB_JI_POINT], a, b, 0);
+        rb_solve_point(st, &g, kinv, &j->impulse[RB_JI_POINT], a, b, 0);
         break;
     case RB_JK_FIXED:
         rb_solve_angular_lock(st, &g, &j->impulse[RB_JI_ANGLE], a, b, 0);
-        rb_solve_point(st, &g, &j->impulse[RB_JI_POINT], a, b, 0);
+        rb_solve_point(st, &g, kinv, &j->impulse[RB_JI_POINT], a, b, 0);
         break;
     case RB_JK_SLIDER:
         rb_solve_angular_lock(st, &g, &j->impulse[RB_JI_ANGLE], a, b, 0);
-        rb_solve_point(st, &g, &j->impulse[RB_JI_POINT], a, b, 1);
+        rb_solve_point(st, &g, kinv, &j->impulse[RB_JI_POINT], a, b, 1);
         break;
     default:
         break;
@@ -744,12 +765,29 @@ RB_FN int rb_joint_store_reaction(rb_joint *j, float inv_h, const rb_joint_body 
 // follows: a rigid pass warm starts at RB_JOINT_RIGID_WARM) or solve, store the velocities of the
 // bodies that take impulses. A joint whose bodies do not move (asleep, frozen, static) is skipped. The
 // rows work on a private copy of the joint (the device's private memory); its impulses go back.
+// What a backend may keep of a joint between passes at the same poses (and the same bodies' masses):
+// its anchors and axes in the world (six rotations) and the inverse of its point rows' mass matrix.
+typedef struct rb_joint_kept {
+    rb_joint_geometry g;
+    rb_mat3 point_kinv;
+} rb_joint_kept;
+
+// Whether the joint type has the point rows (rb_solve_point).
+RB_FN int rb_joint_has_point(int type)
+{
+    return type == RB_JK_BALL || type == RB_JK_CONE_TWIST || type == RB_JK_HINGE || type == RB_JK_FIXED ||
+           type == RB_JK_SLIDER;
+}
+
 // cur_diag / cur_off: the world inverse inertia of the current poses where the backend keeps it, or 0.
-RB_FN void rb_joint_op(RB_GLOBAL rb_joint *jg, int op, const rb_joint_settings *st, RB_GLOBAL const unsigned int *flags,
-                       RB_GLOBAL const rb_float4 *pos, RB_GLOBAL const rb_float4 *rot, RB_GLOBAL rb_float4 *lin_vel,
-                       RB_GLOBAL rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_diag,
-                       RB_GLOBAL const rb_float4 *inv_off, RB_GLOBAL const rb_float4 *cur_diag,
-                       RB_GLOBAL const rb_float4 *cur_off)
+// kept: where a backend keeps rb_joint_kept, or 0; fresh: compute it (and keep it there), else read it.
+// It depends on the poses and masses alone, so a kept one is the computed one, bit for bit.
+RB_FN void rb_joint_op_kept(RB_GLOBAL rb_joint *jg, int op, const rb_joint_settings *st,
+                            RB_GLOBAL const unsigned int *flags, RB_GLOBAL const rb_float4 *pos,
+                            RB_GLOBAL const rb_float4 *rot, RB_GLOBAL rb_float4 *lin_vel, RB_GLOBAL rb_float4 *ang_vel,
+                            RB_GLOBAL const rb_float4 *inv_diag, RB_GLOBAL const rb_float4 *inv_off,
+                            RB_GLOBAL const rb_float4 *cur_diag, RB_GLOBAL const rb_float4 *cur_off,
+                            RB_GLOBAL rb_joint_kept *kept, int fresh)
 {
     int a = jg->body_a, b = jg->body_b;
     int moves_a = a >= 0 && rb_integrates_velocity(flags[a]), moves_b = rb_integrates_velocity(flags[b]);
@@ -761,10 +799,25 @@ RB_FN void rb_joint_op(RB_GLOBAL rb_joint *jg, int op, const rb_joint_settings *
             j.impulse[r] *= RB_JOINT_RIGID_WARM;
     rb_joint_body ba = rb_joint_load_body_cur(a, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off, cur_diag, cur_off);
     rb_joint_body bb = rb_joint_load_body_cur(b, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off, cur_diag, cur_off);
+    rb_joint_geometry g;
+    rb_mat3 kinv = rb_mat3_zero();
+    if (kept && !fresh) {
+        g = kept->g;
+        kinv = kept->point_kinv;
+    } else {
+        g = rb_joint_geometry_of(&j, &ba, &bb);
+        if (kept) {
+            kept->g = g;
+            if (rb_joint_has_point(j.type)) {
+                kinv = rb_point_mass_inverse(&g, &ba, &bb, j.type == RB_JK_SLIDER);
+                kept->point_kinv = kinv;
+            }
+        }
+    }
     if (op == RB_JOINT_OP_WARM)
-        rb_joint_warm_start(&j, &ba, &bb);
+        rb_joint_warm_start(&j, &g, &ba, &bb);
     else
-        rb_joint_solve(st, &j, &ba, &bb);
+        rb_joint_solve(st, &j, &g, kept ? &kinv : 0, &ba, &bb);
     for (int r = 0; r < RB_JI_COUNT; ++r)
         jg->impulse[r] = j.impulse[r];
     if (moves_a) {
@@ -775,6 +828,15 @@ RB_FN void rb_joint_op(RB_GLOBAL rb_joint *jg, int op, const rb_joint_settings *
         lin_vel[b] = rb_f4_from3(bb.v, lin_vel[b].w);
         ang_vel[b] = rb_f4_from3(bb.w, ang_vel[b].w);
     }
+}
+
+RB_FN void rb_joint_op(RB_GLOBAL rb_joint *jg, int op, const rb_joint_settings *st, RB_GLOBAL const unsigned int *flags,
+                       RB_GLOBAL const rb_float4 *pos, RB_GLOBAL const rb_float4 *rot, RB_GLOBAL rb_float4 *lin_vel,
+                       RB_GLOBAL rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_diag,
+                       RB_GLOBAL const rb_float4 *inv_off, RB_GLOBAL const rb_float4 *cur_diag,
+                       RB_GLOBAL const rb_float4 *cur_off)
+{
+    rb_joint_op_kept(jg, op, st, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off, cur_diag, cur_off, 0, 1);
 }
 
 // After the last substep: the joint's reaction; returns 1 when it breaks (then switched off, impulses
