@@ -148,11 +148,12 @@ static float closing_now(const rb_cpu_ctx *c, const rb_contact_constraint *k, co
                                     vel_of(ang, k->body_b));
 }
 
-// Whether body a or b of constraint j touches a third body through a bouncy point among the first
-// `touching` candidates: an impact there travels on, and the order of the impacts matters.
-static int in_a_row(const rb_cpu_ctx *c, int j, int a, int b, int touching)
+// Whether body a or b of constraint j meets a third body through a bouncy point among the first
+// `count` candidates (touching, or a gap between moving bodies): an impact there travels on, and the
+// order of the impacts matters.
+static int in_a_row(const rb_cpu_ctx *c, int j, int a, int b, int count)
 {
-    for (int e = 0; e < touching; ++e) {
+    for (int e = 0; e < count; ++e) {
         int other = c->impact[e] / RB_MAX_MANIFOLD_POINTS;
         const rb_contact_constraint *k = &c->constraints[other];
         if (other != j && (k->body_a == a || k->body_b == a || k->body_a == b || k->body_b == b))
@@ -174,8 +175,9 @@ static int in_a_row(const rb_cpu_ctx *c, int j, int a, int b, int touching)
 // next frame could not undo it (one ball pulled: the last left at 0.71 m/s, the first bounced back,
 // 30% of the energy lost). Against a fixed body the bounce still waits for the touch (the carried
 // impact), which is exact for a fall. After the first substep only a gap between two moving bodies
-// sets the pass off, and only where the struck body touches a third (in_a_row): a lone pair, or a fall
-// the soft rows stopped at the touch, keeps the carried impact,
+// sets the pass off, and only where one of them meets a third (in_a_row: touching it, or a gap away,
+// as in a cradle of balls hung 1 mm apart): a lone pair, or a fall the soft rows stopped at the touch,
+// keeps the carried impact,
 // launched at the touch along the touch's normal (resolved early along the normal of the frame's
 // start, elastic glancing hits left up to 5.3 degrees off their direction and 14% off their speed).
 static rb_status impact_pass(rb_cpu_ctx *c, const soft_pass *sp, float h, int first)
@@ -213,11 +215,19 @@ static rb_status impact_pass(rb_cpu_ctx *c, const soft_pass *sp, float h, int fi
             if (gap > sp->slop && p->carried_impact == 0.0f) { // (a carried bounce is owed already)
                 c->impact[n] = j * RB_MAX_MANIFOLD_POINTS + i;
                 c->impact_gap[n++] = gap;
-                float v = first ? -p->relative_velocity : closing_now(c, k, p);
-                closing |= v > sp->restitution_threshold && gap < v * h &&
-                           (first || in_a_row(c, j, k->body_a, k->body_b, touching));
+                if (first) {
+                    float v = -p->relative_velocity;
+                    closing |= v > sp->restitution_threshold && gap < v * h;
+                }
             }
         }
+    }
+    for (int e = touching; !first && !closing && e < n; ++e) {
+        int j = c->impact[e] / RB_MAX_MANIFOLD_POINTS;
+        const rb_contact_constraint *k = &c->constraints[j];
+        const rb_contact_point *p = &c->points[k->first_point + c->impact[e] % RB_MAX_MANIFOLD_POINTS];
+        float v = closing_now(c, k, p);
+        closing = v > sp->restitution_threshold && c->impact_gap[e] < v * h && in_a_row(c, j, k->body_a, k->body_b, n);
     }
     if (!closing)
         return RB_OK;
