@@ -37,7 +37,6 @@ static void store_pair(rb_scene *s, int a, rb_float3 va, rb_float3 wa, int b, rb
 }
 
 static rb_solver_body current_body(const rb_cpu_ctx *c, int b);
-int rb_soft_refresh_constraint(rb_cpu_ctx *c, int j, float slop);
 
 // A bounce carried from an earlier step's speculative stop is launched at the end of this one, after
 // the substeps moved the bodies: between two moving bodies its rows are rebuilt at the current poses

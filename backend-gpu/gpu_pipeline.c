@@ -113,7 +113,6 @@ static rb_status radix_sort(rb_gpu_ctx *c, int n, int bits)
     int blocks = (n + RB_SORT_BLOCK - 1) / RB_SORT_BLOCK;
     TRY(reserve(c, &c->keys2, (size_t)n, sizeof(uint32_t), "sort scratch"));
     TRY(reserve(c, &c->vals2, (size_t)n, sizeof(uint32_t), "sort scratch"));
-    TRY(reserve(c, &c->hist, (size_t)blocks * 16, sizeof(int), "sort scratch"));
     int passes = (bits + 3) / 4;
     passes += passes & 1; // an even number of passes ends in keys / vals
     if (blocks == 1) { // one block: every pass by one work-item in one launch
@@ -121,6 +120,7 @@ static rb_status radix_sort(rb_gpu_ctx *c, int n, int bits)
         ai(&a, n), ai(&a, passes), am(&a, &c->keys), am(&a, &c->vals), am(&a, &c->keys2), am(&a, &c->vals2);
         return go(&a, 1, "radix sort");
     }
+    TRY(reserve(c, &c->hist, (size_t)blocks * 16, sizeof(int), "sort scratch"));
     rb_gpu_buf *src_k = &c->keys, *src_v = &c->vals, *dst_k = &c->keys2, *dst_v = &c->vals2;
     for (int p = 0; p < passes; ++p) {
         int shift = 4 * p;
@@ -224,8 +224,8 @@ rb_status rb_gpu_find_pairs(rb_backend_ctx *ctx, const rb_step_params *p)
     if (key_bits > 30)
         key_bits = 30;
     a = kbegin(c, K_BP_FILL);
-    ai(&a, ns), ai(&a, key_bits), am(&a, &c->role), am(&a, &c->cell_lo), am(&a, &c->cell_hi), am(&a, &c->entry_start), am(&a, &c->keys),
-        am(&a, &c->vals), am(&a, &c->entry);
+    ai(&a, ns), ai(&a, key_bits), am(&a, &c->role), am(&a, &c->cell_lo), am(&a, &c->cell_hi), am(&a, &c->entry_start),
+        am(&a, &c->keys), am(&a, &c->vals), am(&a, &c->entry);
     TRY(go(&a, (size_t)ns, "find_pairs"));
     TRY(radix_sort(c, ne, key_bits));
     a = kbegin(c, K_BP_GATHER_ENTRIES);

@@ -1,4 +1,4 @@
-// Helpers shared by the scene-file tests (tests/test_scene_*.c): tolerance and message assertions, a
+// Helpers shared by the scene-file tests (tests/test_scene_*.c, test_load_bounds.c): tolerance and message assertions, a
 // one-thread CPU world, the scene directory, and loading scene text that must succeed. Everything is
 // `static inline`: a test compiles in only what it uses, without warnings. Include after cmocka.h and
 // rubble.h.

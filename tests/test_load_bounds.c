@@ -16,10 +16,9 @@
 #include <cmocka.h>
 
 #include "rubble.h"
+#include "scene_test_util.h"
 
 // ---- helpers ----
-
-#define PI 3.14159265358979323846
 
 // Absolute time limits hold for an optimised build without sanitizers; elsewhere (debug, ASan) only
 // the ratios are asserted, with a bound that still catches a quadratic path.
@@ -29,14 +28,6 @@
 #define FAST_BUILD 0
 #endif
 #define LIMIT_S(fast) (FAST_BUILD ? (fast) : 20.0 * (fast))
-
-#define assert_contains(text, part) assert_contains_at((text), (part), __FILE__, __LINE__)
-
-static void assert_contains_at(const char *text, const char *part, const char *file, int line)
-{
-    if (!strstr(text, part))
-        fail_msg("%s:%d: message \"%s\" does not contain \"%s\"", file, line, text, part);
-}
 
 #define assert_rel(actual, expected, rel) assert_rel_at((actual), (expected), (rel), __FILE__, __LINE__)
 
@@ -51,16 +42,6 @@ static double now_s(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static rb_world_id new_world(void)
-{
-    rb_world_def def = rb_default_world_def();
-    def.backend = RB_BACKEND_CPU;
-    def.threads = 1;
-    rb_world_id w;
-    assert_int_equal(rb_create_world(&def, &w), RB_OK);
-    return w;
 }
 
 static int body_count(rb_world_id w)

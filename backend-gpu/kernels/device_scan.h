@@ -40,6 +40,26 @@ RB_KERNEL void rb_scan_add(int n, RB_GLOBAL int *out, RB_GLOBAL const int *sums)
         out[i] += sums[i / RB_SCAN_CHUNK];
 }
 
+// The digits at `shift` of keys[lo, hi): count[d] += how many have digit d.
+RB_FN void rb_sort_count_digits(RB_GLOBAL const uint *keys, int lo, int hi, int shift, int *count)
+{
+    for (int i = lo; i < hi; ++i)
+        count[(keys[i] >> shift) & 15u]++;
+}
+
+// keys[lo, hi) and their values to keys_out / vals_out at at[digit], in order (a stable pass).
+RB_FN void rb_sort_scatter_digits(RB_GLOBAL const uint *keys, RB_GLOBAL const uint *vals, int lo, int hi, int shift,
+                                  int *at, RB_GLOBAL uint *keys_out, RB_GLOBAL uint *vals_out)
+{
+    for (int i = lo; i < hi; ++i) {
+        uint k = keys[i];
+        int d = (int)((k >> shift) & 15u);
+        keys_out[at[d]] = k;
+        vals_out[at[d]] = vals[i];
+        at[d]++;
+    }
+}
+
 // hist[d * blocks + block] = how many keys of the block have digit d at `shift`.
 RB_KERNEL void rb_sort_histogram(int n, int shift, int blocks, RB_GLOBAL const uint *keys, RB_GLOBAL int *hist)
 {
@@ -50,8 +70,7 @@ RB_KERNEL void rb_sort_histogram(int n, int shift, int blocks, RB_GLOBAL const u
     for (int d = 0; d < RB_SORT_RADIX; ++d)
         count[d] = 0;
     int lo = blk * RB_SORT_BLOCK, hi = rb_mini(lo + RB_SORT_BLOCK, n);
-    for (int i = lo; i < hi; ++i)
-        count[(keys[i] >> shift) & 15u]++;
+    rb_sort_count_digits(keys, lo, hi, shift, count);
     for (int d = 0; d < RB_SORT_RADIX; ++d)
         hist[d * blocks + blk] = count[d];
 }
@@ -67,13 +86,7 @@ RB_KERNEL void rb_sort_scatter(int n, int shift, int blocks, RB_GLOBAL const uin
     for (int d = 0; d < RB_SORT_RADIX; ++d)
         at[d] = hist[d * blocks + blk];
     int lo = blk * RB_SORT_BLOCK, hi = rb_mini(lo + RB_SORT_BLOCK, n);
-    for (int i = lo; i < hi; ++i) {
-        uint k = keys[i];
-        int d = (int)((k >> shift) & 15u);
-        keys_out[at[d]] = k;
-        vals_out[at[d]] = vals[i];
-        at[d]++;
-    }
+    rb_sort_scatter_digits(keys, vals, lo, hi, shift, at, keys_out, vals_out);
 }
 
 // The whole sort of at most RB_SORT_BLOCK keys by one work-item, every pass in one launch: the same
@@ -93,20 +106,13 @@ RB_KERNEL void rb_sort_serial(int n, int passes, RB_GLOBAL uint *keys, RB_GLOBAL
         int at[RB_SORT_RADIX];
         for (int d = 0; d < RB_SORT_RADIX; ++d)
             at[d] = 0;
-        for (int i = 0; i < n; ++i)
-            at[(src_k[i] >> shift) & 15u]++;
+        rb_sort_count_digits(src_k, 0, n, shift, at);
         int acc = 0;
         for (int d = 0; d < RB_SORT_RADIX; ++d) {
             int v = at[d];
             at[d] = acc;
             acc += v;
         }
-        for (int i = 0; i < n; ++i) {
-            uint k = src_k[i];
-            int d = (int)((k >> shift) & 15u);
-            dst_k[at[d]] = k;
-            dst_v[at[d]] = src_v[i];
-            at[d]++;
-        }
+        rb_sort_scatter_digits(src_k, src_v, 0, n, shift, at, dst_k, dst_v);
     }
 }
