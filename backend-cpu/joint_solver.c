@@ -66,7 +66,7 @@ static void joint_op(rb_cpu_ctx *c, int edge, const rb_joint_settings *st, int o
     int cur = c->solver->current_inertia;
     int fresh = c->joint_geometry_epoch[edge] != c->pose_epoch;
     c->joint_geometry_epoch[edge] = c->pose_epoch;
-    rb_joint_op_kept(&s->joints[c->joint_edges[edge].first_row], op, st, s->body_flags, s->body_pos, s->body_rot,
+    rb_joint_op(&s->joints[c->joint_edges[edge].first_row], op, st, s->body_flags, s->body_pos, s->body_rot,
                      s->body_lin_vel, s->body_ang_vel, s->body_inv_inertia_diag, s->body_inv_inertia_offdiag,
                      cur ? c->cur_inv_inertia_diag : NULL, cur ? c->cur_inv_inertia_offdiag : NULL,
                      &c->joint_geometry[edge], fresh);

@@ -300,7 +300,8 @@ static void release_all(rb_gpu_ctx *c)
         &c->npoints, &c->moff, &c->manifolds, &c->cache, &c->cons, &c->points, &c->color_order,
         &c->first_point, &c->split_list, &c->delta, &c->edges, &c->counters, &c->shock_support_start,
         &c->shock_supports, &c->shock_answer, &c->refs, &c->cache_refs, &c->pair_refs,
-        &c->start_pos, &c->start_rot, &c->joints, &c->joint_order, &c->joint_edges, &c->nocollide, &c->hull_pool,
+        &c->start_pos, &c->start_rot, &c->joints, &c->joint_order, &c->joint_edges, &c->joint_kept, &c->nocollide,
+        &c->hull_pool,
     };
     if (c->dev) {
         for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)

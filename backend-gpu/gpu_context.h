@@ -79,6 +79,7 @@ struct rb_gpu_ctx {
     char error[1024];     // what went wrong, for the world's error message
     size_t mem_used, mem_limit; // bytes of device buffers; limit from dev->memory_limit_var (0 = none)
     int full_upload;      // the device copy must be sent whole (first step)
+    int serial_max;       // the most elements a scan or sort leaves to one work-item (gpu_pipeline.c); 0: a chunk's
 
     // scene copy: body and shape arrays (names as in core/scene.h)
     int body_cap, shape_cap;
@@ -113,6 +114,8 @@ struct rb_gpu_ctx {
     // joints (kernels/device_joints.h): the scene's joints, the live ones' slots in colour order, their
     // edges (waking, islands) and the sorted keys of joined bodies that do not collide
     rb_gpu_buf joints, joint_order, joint_edges, nocollide;
+    // per joint in colour order: its geometry at the solve's poses, from the warm start (rb_joint_kept)
+    rb_gpu_buf joint_kept;
 
     int pair_count, manifold_count, point_count, cache_count;
     int color_count, any_restitution, awake_bodies;

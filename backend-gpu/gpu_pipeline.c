@@ -87,7 +87,7 @@ static rb_status scan_level(rb_gpu_ctx *c, const rb_gpu_buf *in, const rb_gpu_bu
     TRY(go(&a, (size_t)chunks, "scan"));
     if (chunks <= RB_SERIAL_SCAN_MAX) {
         a = kbegin(c, K_SCAN_SERIAL);
-        ai(&a, chunks), am(&a, sums), am(&a, &c->counters), ai(&a, slot);
+        ai(&a, chunks), am(&a, sums), am(&a, sums), am(&a, &c->counters), ai(&a, slot);
         TRY(go(&a, 1, "scan"));
     } else {
         TRY(scan_level(c, sums, sums, chunks, slot, level + 1));
@@ -97,10 +97,20 @@ static rb_status scan_level(rb_gpu_ctx *c, const rb_gpu_buf *in, const rb_gpu_bu
     return go(&a, (size_t)n, "scan");
 }
 
+// The most elements a scan or sort leaves to one work-item in one launch: a chunk's (as every
+// work-item of the chunked scan does), or what the device chose (c->serial_max: a CPU device runs a few
+// thousand in less time than the three launches of the chunked way cost).
+static int serial_max(const rb_gpu_ctx *c) { return c->serial_max > RB_SCAN_CHUNK ? c->serial_max : RB_SCAN_CHUNK; }
+
 static rb_status scan(rb_gpu_ctx *c, const rb_gpu_buf *in, const rb_gpu_buf *out, int n, int slot)
 {
     if (n == 0) {
         return c->dev->fill_zero(c, c->counters.mem, sizeof(int) * (size_t)slot, sizeof(int), "scan");
+    }
+    if (n <= serial_max(c)) {
+        karg a = kbegin(c, K_SCAN_SERIAL);
+        ai(&a, n), am(&a, in), am(&a, out), am(&a, &c->counters), ai(&a, slot);
+        return go(&a, 1, "scan");
     }
     return scan_level(c, in, out, n, slot, 0);
 }
@@ -115,7 +125,7 @@ static rb_status radix_sort(rb_gpu_ctx *c, int n, int bits)
     TRY(reserve(c, &c->vals2, (size_t)n, sizeof(uint32_t), "sort scratch"));
     int passes = (bits + 3) / 4;
     passes += passes & 1; // an even number of passes ends in keys / vals
-    if (blocks == 1) { // one block: every pass by one work-item in one launch
+    if (blocks == 1 || n <= serial_max(c)) { // every pass by one work-item in one launch
         karg a = kbegin(c, K_SORT_SERIAL);
         ai(&a, n), ai(&a, passes), am(&a, &c->keys), am(&a, &c->vals), am(&a, &c->keys2), am(&a, &c->vals2);
         return go(&a, 1, "radix sort");
@@ -545,6 +555,7 @@ rb_status rb_gpu_sync_joints(rb_gpu_ctx *c)
     TRY(reserve(c, &c->joints, (size_t)nj, sizeof(rb_joint), "joints"));
     TRY(reserve(c, &c->joint_order, (size_t)(ne > 0 ? ne : 1), sizeof(int), "joints"));
     TRY(reserve(c, &c->joint_edges, (size_t)(ne > 0 ? ne : 1), sizeof(rb_constraint_edge), "joints"));
+    TRY(reserve(c, &c->joint_kept, (size_t)(ne > 0 ? ne : 1), sizeof(rb_joint_kept), "joints"));
     TRY(reserve(c, &c->nocollide, (size_t)(nk > 0 ? nk : 1), sizeof(rb_joint_key), "joints"));
     TRY(c->dev->write(c, c->joints.mem, 0, sizeof(rb_joint) * (size_t)nj, s->joints, "uploading the joints"));
     if (ne > 0) {
@@ -766,7 +777,8 @@ static rb_status joints_sweep(rb_gpu_ctx *c, int op, const rb_step_params *p)
             continue;
         karg a = kbegin(c, overflow ? K_JOINTS_SERIAL : K_JOINTS_COLOR);
         ai(&a, lo), ai(&a, n), arg(&a, sizeof ja, &ja), am(&a, &c->joints), am(&a, &c->joint_order), am(&a, &c->flags),
-            am(&a, &c->pos), am(&a, &c->rot), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->inv_diag), am(&a, &c->inv_off);
+            am(&a, &c->pos), am(&a, &c->rot), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->inv_diag), am(&a, &c->inv_off),
+            am(&a, &c->joint_kept);
         TRY(go(&a, overflow ? 1 : (size_t)n, "solve_constraints"));
     }
     return RB_OK;

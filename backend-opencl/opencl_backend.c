@@ -17,6 +17,9 @@ typedef struct ocl_state {
     size_t local_size; // work-group size of every launch: 64, or less where a kernel allows less
 } ocl_state;
 
+// The longest scan or sort a CPU device runs in one work-item (rb_gpu_ctx.serial_max).
+#define RB_OCL_CPU_SERIAL_MAX 8192
+
 static ocl_state *st(rb_gpu_ctx *c) { return (ocl_state *)c->dev_state; }
 
 // Records a failed OpenCL call as "what failed: CL_ERROR on DEVICE" (out of memory gets its own status).
@@ -156,6 +159,11 @@ static rb_status open_device(rb_gpu_ctx *c, ocl_state *o, int require_gpu, char 
         return rb_ocl_is_oom(err) ? RB_ERR_OUT_OF_MEMORY : RB_ERR_BACKEND_FAILED;
     }
     o->local_size = 64;
+    // On a CPU device (PoCL) a launch costs more than scanning or sorting a few thousand elements on
+    // one core; a GPU's one thread gets no more than a chunk (gpu_pipeline.c)
+    cl_device_type type = 0;
+    if (clGetDeviceInfo(o->dev, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS && (type & CL_DEVICE_TYPE_CPU))
+        c->serial_max = RB_OCL_CPU_SERIAL_MAX;
     for (int i = 0; i < K_COUNT; ++i) {
         o->k[i] = clCreateKernel(o->prog, rb_gpu_kernel_names[i], &err);
         if (!o->k[i]) {

@@ -19,15 +19,15 @@ RB_KERNEL void rb_scan_chunks(int n, RB_GLOBAL const int *in, RB_GLOBAL int *out
     sums[c] = acc;
 }
 
-// Exclusive scan of m values by one work-item; the total goes to counters[slot].
-RB_KERNEL void rb_scan_serial(int m, RB_GLOBAL int *data, RB_GLOBAL int *counters, int slot)
+// Exclusive scan of m values by one work-item (in may equal out); the total goes to counters[slot].
+RB_KERNEL void rb_scan_serial(int m, RB_GLOBAL const int *in, RB_GLOBAL int *out, RB_GLOBAL int *counters, int slot)
 {
     if (rb_thread_id() != 0)
         return;
     int acc = 0;
     for (int i = 0; i < m; ++i) {
-        int v = data[i];
-        data[i] = acc;
+        int v = in[i];
+        out[i] = acc;
         acc += v;
     }
     counters[slot] = acc;

@@ -181,23 +181,20 @@ typedef struct rb_joint_body {
     rb_mat3 inv_i;     // world
 } rb_joint_body;
 
-// Body b (-1: the world). Static, kinematic, frozen and sleeping bodies take no impulse. The world
-// inverse inertia comes from `cur_diag` / `cur_off` where a backend keeps it for the current pose
-// (rb_world_inv_inertia_sym's layout), else from the orientation (the same numbers, computed here).
-RB_FN rb_joint_body rb_joint_load_body_cur(int b, RB_GLOBAL const unsigned int *flags, RB_GLOBAL const rb_float4 *pos,
-                                           RB_GLOBAL const rb_float4 *rot, RB_GLOBAL const rb_float4 *lin_vel,
-                                           RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_i_diag,
-                                           RB_GLOBAL const rb_float4 *inv_i_offdiag, RB_GLOBAL const rb_float4 *cur_diag,
-                                           RB_GLOBAL const rb_float4 *cur_off)
+// Body b (-1: the world) without its world inverse inertia (zero; rb_joint_inv_inertia gives it).
+// Static, kinematic, frozen and sleeping bodies take no impulse.
+RB_FN rb_joint_body rb_joint_load_motion(int b, RB_GLOBAL const unsigned int *flags, RB_GLOBAL const rb_float4 *pos,
+                                         RB_GLOBAL const rb_float4 *rot, RB_GLOBAL const rb_float4 *lin_vel,
+                                         RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_i_diag)
 {
     rb_joint_body s;
+    s.inv_i = rb_mat3_zero();
     if (b < 0) {
         s.c = rb_f3(0.0f, 0.0f, 0.0f);
         s.q = rb_quat_identity();
         s.v = s.c;
         s.w = s.c;
         s.inv_mass = 0.0f;
-        s.inv_i = rb_mat3_zero();
         return s;
     }
     s.c = rb_xyz(pos[b]);
@@ -206,13 +203,8 @@ RB_FN rb_joint_body rb_joint_load_body_cur(int b, RB_GLOBAL const unsigned int *
     s.w = rb_xyz(ang_vel[b]);
     if (rb_integrates_velocity(flags[b])) {
         s.inv_mass = inv_i_diag[b].w;
-        if (cur_diag)
-            s.inv_i = rb_mat3_symmetric(rb_xyz(cur_diag[b]), rb_xyz(cur_off[b]));
-        else
-            s.inv_i = rb_mat3_rotate_tensor(s.q, rb_mat3_symmetric(rb_xyz(inv_i_diag[b]), rb_xyz(inv_i_offdiag[b])));
     } else {
         s.inv_mass = 0.0f;
-        s.inv_i = rb_mat3_zero();
         if (!(flags[b] & RB_BODY_AWAKE) || (flags[b] & RB_BODY_FROZEN)) {
             s.v = rb_f3(0.0f, 0.0f, 0.0f); // a sleeping or frozen body stands still
             s.w = s.v;
@@ -221,12 +213,28 @@ RB_FN rb_joint_body rb_joint_load_body_cur(int b, RB_GLOBAL const unsigned int *
     return s;
 }
 
+// The world inverse inertia of body b (loaded by rb_joint_load_motion): from `cur_diag` / `cur_off`
+// where a backend keeps it for the current pose (rb_world_inv_inertia_sym's layout), else from the
+// orientation (the same numbers, computed here). Zero for a body that takes no impulse.
+RB_FN rb_mat3 rb_joint_inv_inertia(int b, const rb_joint_body *s, RB_GLOBAL const unsigned int *flags,
+                                   RB_GLOBAL const rb_float4 *inv_i_diag, RB_GLOBAL const rb_float4 *inv_i_offdiag,
+                                   RB_GLOBAL const rb_float4 *cur_diag, RB_GLOBAL const rb_float4 *cur_off)
+{
+    if (b < 0 || !rb_integrates_velocity(flags[b]))
+        return rb_mat3_zero();
+    if (cur_diag)
+        return rb_mat3_symmetric(rb_xyz(cur_diag[b]), rb_xyz(cur_off[b]));
+    return rb_mat3_rotate_tensor(s->q, rb_mat3_symmetric(rb_xyz(inv_i_diag[b]), rb_xyz(inv_i_offdiag[b])));
+}
+
 RB_FN rb_joint_body rb_joint_load_body(int b, RB_GLOBAL const unsigned int *flags, RB_GLOBAL const rb_float4 *pos,
                                        RB_GLOBAL const rb_float4 *rot, RB_GLOBAL const rb_float4 *lin_vel,
                                        RB_GLOBAL const rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_i_diag,
                                        RB_GLOBAL const rb_float4 *inv_i_offdiag)
 {
-    return rb_joint_load_body_cur(b, flags, pos, rot, lin_vel, ang_vel, inv_i_diag, inv_i_offdiag, 0, 0);
+    rb_joint_body s = rb_joint_load_motion(b, flags, pos, rot, lin_vel, ang_vel, inv_i_diag);
+    s.inv_i = rb_joint_inv_inertia(b, &s, flags, inv_i_diag, inv_i_offdiag, 0, 0);
+    return s;
 }
 
 // What the rows need of the joint at the bodies' current poses.
@@ -446,7 +454,7 @@ RB_FN rb_mat3 rb_point_mass_inverse(const rb_joint_geometry *g, const rb_joint_b
 }
 
 // The point rows: anchor B on anchor A. For the slider only the part across its axis (`across`).
-// kinv: rb_point_mass_inverse where the caller keeps it, else 0.
+// kinv: rb_point_mass_inverse at these poses (kept by the caller: rb_joint_op).
 RB_FN void rb_solve_point(const rb_joint_settings *st, const rb_joint_geometry *g, const rb_mat3 *kinv, float *acc,
                           rb_joint_body *a, rb_joint_body *b, int slider)
 {
@@ -455,7 +463,7 @@ RB_FN void rb_solve_point(const rb_joint_settings *st, const rb_joint_geometry *
     rb_float3 err = slider ? rb_sub(g->d, rb_scale(g->xa, rb_dot(g->d, g->xa))) : g->d;
     rb_float3 bias = rb_vec_bias(st, err, &scale);
     rb_float3 ra = slider ? rb_add(g->ra, g->d) : g->ra;
-    rb_mat3 ki = kinv ? *kinv : rb_point_mass_inverse(g, a, b, slider);
+    rb_mat3 ki = *kinv;
     rb_float3 cdot = rb_add(rb_point_speed(g, ra, a, b), bias);
     if (slider) {
         rb_float3 x = g->xa;
@@ -696,7 +704,7 @@ RB_FN void rb_joint_warm_start(const rb_joint *j, const rb_joint_geometry *gp, r
 
 // One pass over the joint's rows: the soft rows (spring, motor) and limits first, the hard rows last,
 // so they hold best (Box2D's order).
-// kinv: the point rows' rb_point_mass_inverse where the caller keeps it, else 0.
+// kinv: the point rows' rb_point_mass_inverse (types without them: unused).
 RB_FN void rb_joint_solve(const rb_joint_settings *st, rb_joint *j, const rb_joint_geometry *gp, const rb_mat3 *kinv,
                           rb_joint_body *a, rb_joint_body *b)
 {
@@ -761,15 +769,13 @@ RB_FN int rb_joint_store_reaction(rb_joint *j, float inv_h, const rb_joint_body 
 #define RB_JOINT_OP_WARM 0
 #define RB_JOINT_OP_SOLVE 1
 
-// Joint j against the bodies' arrays: load both bodies, warm start (with the settings of the pass that
-// follows: a rigid pass warm starts at RB_JOINT_RIGID_WARM) or solve, store the velocities of the
-// bodies that take impulses. A joint whose bodies do not move (asleep, frozen, static) is skipped. The
-// rows work on a private copy of the joint (the device's private memory); its impulses go back.
-// What a backend may keep of a joint between passes at the same poses (and the same bodies' masses):
-// its anchors and axes in the world (six rotations) and the inverse of its point rows' mass matrix.
+// What a backend keeps of a joint between passes at the same poses (and the same bodies' masses and
+// flags): its anchors and axes in the world (six rotations), the inverse of its point rows' mass matrix
+// and, where the backend keeps no current inertia per body, the bodies' world inverse inertia.
 typedef struct rb_joint_kept {
     rb_joint_geometry g;
     rb_mat3 point_kinv;
+    rb_mat3 inv_i_a, inv_i_b;
 } rb_joint_kept;
 
 // Whether the joint type has the point rows (rb_solve_point).
@@ -779,15 +785,19 @@ RB_FN int rb_joint_has_point(int type)
            type == RB_JK_SLIDER;
 }
 
+// Joint j against the bodies' arrays: load both bodies, warm start (with the settings of the pass that
+// follows: a rigid pass warm starts at RB_JOINT_RIGID_WARM) or solve, store the velocities of the
+// bodies that take impulses. A joint whose bodies do not move (asleep, frozen, static) is skipped. The
+// rows work on a private copy of the joint (the device's private memory); its impulses go back.
 // cur_diag / cur_off: the world inverse inertia of the current poses where the backend keeps it, or 0.
-// kept: where a backend keeps rb_joint_kept, or 0; fresh: compute it (and keep it there), else read it.
+// kept: where the backend keeps rb_joint_kept; fresh: compute it (and keep it there), else read it.
 // It depends on the poses and masses alone, so a kept one is the computed one, bit for bit.
-RB_FN void rb_joint_op_kept(RB_GLOBAL rb_joint *jg, int op, const rb_joint_settings *st,
-                            RB_GLOBAL const unsigned int *flags, RB_GLOBAL const rb_float4 *pos,
-                            RB_GLOBAL const rb_float4 *rot, RB_GLOBAL rb_float4 *lin_vel, RB_GLOBAL rb_float4 *ang_vel,
-                            RB_GLOBAL const rb_float4 *inv_diag, RB_GLOBAL const rb_float4 *inv_off,
-                            RB_GLOBAL const rb_float4 *cur_diag, RB_GLOBAL const rb_float4 *cur_off,
-                            RB_GLOBAL rb_joint_kept *kept, int fresh)
+RB_FN void rb_joint_op(RB_GLOBAL rb_joint *jg, int op, const rb_joint_settings *st,
+                       RB_GLOBAL const unsigned int *flags, RB_GLOBAL const rb_float4 *pos,
+                       RB_GLOBAL const rb_float4 *rot, RB_GLOBAL rb_float4 *lin_vel, RB_GLOBAL rb_float4 *ang_vel,
+                       RB_GLOBAL const rb_float4 *inv_diag, RB_GLOBAL const rb_float4 *inv_off,
+                       RB_GLOBAL const rb_float4 *cur_diag, RB_GLOBAL const rb_float4 *cur_off,
+                       RB_GLOBAL rb_joint_kept *kept, int fresh)
 {
     int a = jg->body_a, b = jg->body_b;
     int moves_a = a >= 0 && rb_integrates_velocity(flags[a]), moves_b = rb_integrates_velocity(flags[b]);
@@ -797,27 +807,38 @@ RB_FN void rb_joint_op_kept(RB_GLOBAL rb_joint *jg, int op, const rb_joint_setti
     if (op == RB_JOINT_OP_WARM && st->pass == RB_JOINT_PASS_RIGID)
         for (int r = 0; r < RB_JI_COUNT; ++r)
             j.impulse[r] *= RB_JOINT_RIGID_WARM;
-    rb_joint_body ba = rb_joint_load_body_cur(a, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off, cur_diag, cur_off);
-    rb_joint_body bb = rb_joint_load_body_cur(b, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off, cur_diag, cur_off);
+    rb_joint_body ba = rb_joint_load_motion(a, flags, pos, rot, lin_vel, ang_vel, inv_diag);
+    rb_joint_body bb = rb_joint_load_motion(b, flags, pos, rot, lin_vel, ang_vel, inv_diag);
+    // the inertia is kept only where the backend does not keep it per body already (reading that is cheaper)
+    int keep_inertia = cur_diag == 0;
+    if (fresh || !keep_inertia) {
+        ba.inv_i = rb_joint_inv_inertia(a, &ba, flags, inv_diag, inv_off, cur_diag, cur_off);
+        bb.inv_i = rb_joint_inv_inertia(b, &bb, flags, inv_diag, inv_off, cur_diag, cur_off);
+    } else {
+        ba.inv_i = kept->inv_i_a;
+        bb.inv_i = kept->inv_i_b;
+    }
     rb_joint_geometry g;
     rb_mat3 kinv = rb_mat3_zero();
-    if (kept && !fresh) {
+    if (!fresh) {
         g = kept->g;
         kinv = kept->point_kinv;
     } else {
+        if (keep_inertia) {
+            kept->inv_i_a = ba.inv_i;
+            kept->inv_i_b = bb.inv_i;
+        }
         g = rb_joint_geometry_of(&j, &ba, &bb);
-        if (kept) {
-            kept->g = g;
-            if (rb_joint_has_point(j.type)) {
-                kinv = rb_point_mass_inverse(&g, &ba, &bb, j.type == RB_JK_SLIDER);
-                kept->point_kinv = kinv;
-            }
+        kept->g = g;
+        if (rb_joint_has_point(j.type)) {
+            kinv = rb_point_mass_inverse(&g, &ba, &bb, j.type == RB_JK_SLIDER);
+            kept->point_kinv = kinv;
         }
     }
     if (op == RB_JOINT_OP_WARM)
         rb_joint_warm_start(&j, &g, &ba, &bb);
     else
-        rb_joint_solve(st, &j, &g, kept ? &kinv : 0, &ba, &bb);
+        rb_joint_solve(st, &j, &g, &kinv, &ba, &bb);
     for (int r = 0; r < RB_JI_COUNT; ++r)
         jg->impulse[r] = j.impulse[r];
     if (moves_a) {
@@ -828,15 +849,6 @@ RB_FN void rb_joint_op_kept(RB_GLOBAL rb_joint *jg, int op, const rb_joint_setti
         lin_vel[b] = rb_f4_from3(bb.v, lin_vel[b].w);
         ang_vel[b] = rb_f4_from3(bb.w, ang_vel[b].w);
     }
-}
-
-RB_FN void rb_joint_op(RB_GLOBAL rb_joint *jg, int op, const rb_joint_settings *st, RB_GLOBAL const unsigned int *flags,
-                       RB_GLOBAL const rb_float4 *pos, RB_GLOBAL const rb_float4 *rot, RB_GLOBAL rb_float4 *lin_vel,
-                       RB_GLOBAL rb_float4 *ang_vel, RB_GLOBAL const rb_float4 *inv_diag,
-                       RB_GLOBAL const rb_float4 *inv_off, RB_GLOBAL const rb_float4 *cur_diag,
-                       RB_GLOBAL const rb_float4 *cur_off)
-{
-    rb_joint_op_kept(jg, op, st, flags, pos, rot, lin_vel, ang_vel, inv_diag, inv_off, cur_diag, cur_off, 0, 1);
 }
 
 // After the last substep: the joint's reaction; returns 1 when it breaks (then switched off, impulses

@@ -147,13 +147,14 @@ __kernel void glue(__global int *ints, __global unsigned int *flags, __global rb
 // The joints' rows through the per-joint glue (global joint, global body arrays), and on a private
 // copy directly.
 __kernel void joints(__global rb_joint *js, __global unsigned int *flags, __global rb_float4 *f4,
-                     __global rb_joint_key *keys) {
+                     __global rb_joint_key *keys, __global rb_joint_kept *kept) {
   int i = get_global_id(0);
   rb_joint_settings st = rb_joint_settings_make(1.0f / 240.0f, 240.0f, 60.0f, 2.0f, 0.2f, 3.0f, i % 3);
   rb_joint_args ja = rb_joint_args_of(st, i & 1);
   rb_joint_settings st2 = rb_joint_settings_of(ja);
-  rb_joint_op(&js[i], RB_JOINT_OP_WARM, &st2, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5, 0, 0);
-  rb_joint_op(&js[i], RB_JOINT_OP_SOLVE, &st2, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5, f4 + 6, f4 + 7);
+  rb_joint_op(&js[i], RB_JOINT_OP_WARM, &st2, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5, 0, 0, &kept[i], 1);
+  rb_joint_op(&js[i], RB_JOINT_OP_SOLVE, &st2, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5, f4 + 6, f4 + 7,
+              &kept[i], 0);
   int broke = rb_joint_finish(&js[i], 240.0f, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5);
   rb_joint j = js[i];
   rb_joint_body a = rb_joint_load_body(j.body_a, flags, f4, f4 + 1, f4 + 2, f4 + 3, f4 + 4, f4 + 5);
