@@ -144,6 +144,8 @@ static void cpu_destroy(rb_backend_ctx *ctx)
     free(c->seq_manifold_patch);
     free(c->body_contact_start);
     free(c->body_contacts);
+    free(c->body_joint_start);
+    free(c->body_joints);
     free(c->body_batch);
     free(c->body_part);
     free(c->body_level);

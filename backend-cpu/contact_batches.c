@@ -36,6 +36,7 @@ static int reserve_bodies(rb_cpu_ctx *c, int n)
     if (!grow_body_array((void **)&c->f, old, cap, sizeof *c->f))                                  \
         return 0;
     GROW(body_contact_start)
+    GROW(body_joint_start)
     GROW(body_batch)
     GROW(body_part)
     GROW(body_level)
@@ -279,6 +280,40 @@ static int build_adjacency(rb_cpu_ctx *c, rb_float3 gravity)
     return 1;
 }
 
+// Each body's joint partners (CSR over the joint edges), for the penetration correction, which moves
+// a body's joint partners with it.
+static int build_joint_adjacency(rb_cpu_ctx *c)
+{
+    const rb_scene *s = c->scene;
+    int nb = s->body_slots, n = c->joint_edge_count;
+    int *start = c->body_joint_start;
+    memset(start, 0, sizeof *start * (size_t)(nb + 1));
+    for (int i = 0; i < n; ++i) {
+        rb_constraint_edge e = c->joint_edges[i];
+        if (rb_takes_impulses(s->body_flags, e.body_a))
+            start[e.body_a + 1]++;
+        if (rb_takes_impulses(s->body_flags, e.body_b))
+            start[e.body_b + 1]++;
+    }
+    for (int b = 0; b < nb; ++b)
+        start[b + 1] += start[b];
+    if (!rb_cpu_reserve((void **)&c->body_joints, &c->body_joints_cap, start[nb] > 0 ? start[nb] : 1,
+                        sizeof *c->body_joints))
+        return 0;
+    int *fill = c->body_epoch; // scratch: next free slot per body
+    memcpy(fill, start, sizeof *fill * (size_t)nb);
+    for (int i = 0; i < n; ++i) {
+        rb_constraint_edge e = c->joint_edges[i];
+        int ta = rb_takes_impulses(s->body_flags, e.body_a), tb = rb_takes_impulses(s->body_flags, e.body_b);
+        if (ta)
+            c->body_joints[fill[e.body_a]++] = tb ? e.body_b : -1;
+        if (tb)
+            c->body_joints[fill[e.body_b]++] = ta ? e.body_a : -1;
+    }
+    memset(c->body_epoch, 0, sizeof *c->body_epoch * (size_t)nb);
+    return 1;
+}
+
 typedef struct body_key {
     float x;
     int body;
@@ -353,15 +388,20 @@ static int build_groups(rb_cpu_ctx *c, const rb_step_params *p)
     for (int b = 0; b < nb; ++b)
         parent[b] = b;
     rb_unite_batches(c->edge_count, c->edges, s->body_flags, parent);
-    // compact batch numbers in order of their lowest body; bodies without contacts get none
+    // joined bodies share a batch: the penetration correction moves a body's joint partners with it
+    rb_unite_batches(c->joint_edge_count, c->joint_edges, s->body_flags, parent);
+    // compact batch numbers in order of their lowest body (the root); a group without contacts gets none,
+    // and bodies without contacts are not the batch's (they are in its reach)
     int *index = c->body_level; // scratch: batch number of each root
-    int count = 0;
-    for (int b = 0; b < nb; ++b) {
+    for (int b = 0; b < nb; ++b)
         index[b] = -1;
-        int has = c->body_contact_start[b + 1] > c->body_contact_start[b];
-        if (has && rb_find_root(parent, b) == b)
+    for (int b = 0; b < nb; ++b)
+        if (c->body_contact_start[b + 1] > c->body_contact_start[b])
+            index[rb_find_root(parent, b)] = -2; // a root with a contact in its group
+    int count = 0;
+    for (int b = 0; b < nb; ++b)
+        if (index[b] == -2)
             index[b] = count++;
-    }
     if (count > c->batch_cap) {
         rb_seq_batch *q = realloc(c->batches, sizeof *q * (size_t)count);
         if (!q)
@@ -373,10 +413,13 @@ static int build_groups(rb_cpu_ctx *c, const rb_step_params *p)
         memset(c->batches, 0, sizeof *c->batches * (size_t)count);
     for (int b = 0; b < nb; ++b) {
         int has = c->body_contact_start[b + 1] > c->body_contact_start[b];
-        int batch = has ? index[rb_find_root(parent, b)] : -1;
+        int group = rb_takes_impulses(s->body_flags, b) ? index[rb_find_root(parent, b)] : -1;
+        int batch = has ? group : -1;
         c->body_part[b] = batch; // scratch until the groups are laid out
         if (batch >= 0)
             c->batches[batch].body_count++;
+        if (group >= 0)
+            c->batches[group].reach++;
     }
     for (int k = 0; k < n; ++k) {
         const rb_seq_contact *q = &c->seq[k];
@@ -438,8 +481,8 @@ static int reserve_scratch(rb_cpu_ctx *c)
     for (int i = 0; i < c->batch_count; ++i) {
         if (c->batches[i].contact_count > max_c)
             max_c = c->batches[i].contact_count;
-        if (c->batches[i].body_count > max_b)
-            max_b = c->batches[i].body_count;
+        if (c->batches[i].reach > max_b) // the correction may move every body of its reach
+            max_b = c->batches[i].reach;
     }
     if (c->scratch_threads < c->threads) {
         rb_seq_scratch *q = realloc(c->scratch, sizeof *q * (size_t)c->threads);
@@ -488,8 +531,8 @@ static int reserve_scratch(rb_cpu_ctx *c)
                 return 0;
             w->cap_bodies = cap;
         }
-        // a body may be pushed once per contact end that reaches it with a larger displacement
-        int need_s = 2 * max_c + max_b;
+        // a body may be pushed once per contact or joint end that reaches it with a larger displacement
+        int need_s = 2 * max_c + 2 * c->joint_edge_count + max_b;
         if (w->cap_stack < need_s) {
             void *p1 = realloc(w->stack, sizeof *w->stack * (size_t)need_s);
             if (p1)
@@ -514,7 +557,7 @@ rb_status rb_seq_build_batches(rb_cpu_ctx *c, const rb_step_params *p)
                         c->manifold_count > 0 ? c->manifold_count : 1, sizeof *c->seq_manifold_patch))
         return RB_ERR_OUT_OF_MEMORY;
     fill_contacts(c, p);
-    if (!build_adjacency(c, p->gravity) || !build_groups(c, p) || !reserve_scratch(c))
+    if (!build_adjacency(c, p->gravity) || !build_joint_adjacency(c) || !build_groups(c, p) || !reserve_scratch(c))
         return RB_ERR_OUT_OF_MEMORY;
     c->color_count = 0;
     return RB_OK;

@@ -684,6 +684,35 @@ static void keep_stops(rb_cpu_ctx *c)
     }
 }
 
+// After pe's resolution, rounds of joint passes (half the iterations each) and resolution again of
+// what they left closing: block Gauss-Seidel between the joint rows and pe's contacts. pe gives each
+// contact its whole impulse at once, so with the joints only before it a limb struck on a step kept
+// its joints open (a ragdoll down stairs: anchors 5.6 cm apart, limits 8.5° past at 4 substeps; with
+// one round 2.8 cm, with four and the correction moving joined bodies together 4 mm and 0.8°).
+#define RB_SEQ_JOINT_ROUNDS 4
+
+static void joint_rounds(rb_cpu_ctx *c, const rb_step_params *p, const rb_joint_settings *jst)
+{
+    int half = (p->iterations + 1) / 2;
+    for (int r = 0; r < RB_SEQ_JOINT_ROUNDS; ++r) {
+        if (r > 0) {
+            int iterations = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->team) reduction(+ : iterations)
+            for (int i = 0; i < c->batch_count; ++i) {
+                const rb_seq_batch *bt = &c->batches[i];
+                group g = {&c->seq_batch_contacts[bt->first_contact], bt->contact_count};
+                int used = 0;
+                solve_group(c, p, rb_seq_my_scratch(c), g, p->seq.max_iterations, (1 << 28) + r, &used);
+                iterations += used;
+            }
+            c->seq_iterations += iterations;
+        }
+#pragma omp parallel num_threads(c->team)
+        for (int it = 0; it < half; ++it)
+            rb_cpu_joints_solve(c, jst);
+    }
+}
+
 void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
 {
     // the guard: the contacts that close faster than their gaps allow are resolved from rest (no warm
@@ -745,6 +774,8 @@ void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
             shocked += solve_batch(c, p, w, &c->batches[i], -1);
     }
     c->seq_shock_batches = shocked;
+    if (!guard && c->joint_edge_count > 0)
+        joint_rounds(c, p, &jst);
     int unresolved = 0;
     float thr = p->seq.resolution_threshold;
 #pragma omp parallel for schedule(static) num_threads(c->team) reduction(+ : unresolved)

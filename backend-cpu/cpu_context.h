@@ -40,6 +40,7 @@ typedef struct rb_seq_batch {
     int first_contact, contact_count; // in seq_batch_contacts
     int first_body, body_count;       // in seq_batch_bodies
     int parts;                        // > 1: solved as spatial parts in parallel, then the seam
+    int reach;                        // bodies united in it, with those joined to them without a contact
 } rb_seq_batch;
 
 typedef struct rb_cpu_ctx rb_cpu_ctx;
@@ -142,6 +143,9 @@ struct rb_cpu_ctx {
     int *body_contact_start;      // adjacency of non-fixed bodies (CSR, seq_body_cap entries)
     int *body_contacts;
     int body_contacts_cap;
+    int *body_joint_start;        // each body's joint partners (CSR, seq_body_cap entries): the other end's
+    int *body_joints;             // body, or -1 where it takes no impulse (the world, static, kinematic)
+    int body_joints_cap;
     int *body_batch;              // batch of each body (-1: none); also union-find scratch
     int *body_part;               // part of a split batch
     int *body_level;              // shock propagation level (-1: not reached)
@@ -192,7 +196,7 @@ struct rb_cpu_ctx {
     int joint_edge_count, joint_edge_cap;
     int *joint_color_order, joint_color_order_cap; // edge indices by colour
     int *joint_edge_color, joint_edge_color_cap;
-    // per joint edge: what rb_joint_op_kept keeps, at the poses of pose_epoch `joint_geometry_epoch`
+    // per joint edge: what rb_joint_op keeps, at the poses of pose_epoch `joint_geometry_epoch`
     rb_joint_kept *joint_geometry;
     int joint_geometry_cap;
     int *joint_geometry_epoch, joint_geometry_epoch_cap;

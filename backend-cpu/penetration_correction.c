@@ -38,11 +38,36 @@ static int movable(const rb_cpu_ctx *c, const pen_group *g, int b)
     return !rb_seq_is_fixed(c, b) && (g->part < 0 || c->body_part[b] == g->part);
 }
 
+// Queues body `other` to move by d in push_out (unless already moved at least as far). Returns 0, or -1
+// when the approach is given up (the scratch is full, or it reaches `limit` bodies).
+static int push_body(rb_cpu_ctx *c, rb_seq_scratch *w, int other, rb_float3 d, int epoch, int *touched, int *sp,
+                     int limit)
+{
+    if (c->body_epoch[other] != epoch) {
+        if (*touched >= w->cap_bodies)
+            return -1;
+        c->body_epoch[other] = epoch;
+        w->touched[(*touched)++] = other;
+        if (*touched >= limit)
+            return -1;
+    } else if (rb_len_sq(d) <= rb_len_sq(rb_xyz(c->body_disp[other]))) {
+        return 0; // already pushed at least as far
+    }
+    if (*sp >= w->cap_stack)
+        return -1; // pathological chain: give up on this approach
+    c->body_disp[other] = rb_f4_from3(d, 0.0f);
+    w->stack[*sp] = other;
+    w->stack_disp[(*sp)++] = c->body_disp[other];
+    return 0;
+}
+
 // Depth-first push from body x displaced by dx (Alg. 3). Bodies it touches get epoch `epoch` and their
-// displacement in body_disp. Returns the number of displaced bodies, or -1 if the approach is invalid
-// (pushes into a fixed body or into z) or reaches `limit` bodies (it cannot win any more).
+// displacement in body_disp. With `joined`, a body's joint partners move with it (the same
+// translation keeps the joint as it was): rubble's, pe has no joints. Returns the number of displaced
+// bodies, or -1 if the approach is invalid (pushes into a fixed body or into z, or would pull a joint
+// to a fixed body apart) or reaches `limit` bodies (it cannot win any more).
 static int push_out(rb_cpu_ctx *c, const pen_group *g, rb_seq_scratch *w, const pen_settings *st, int x, rb_float3 dx,
-                    int z, int epoch, int limit, int *affected_count)
+                    int z, int joined, int epoch, int limit, int *affected_count)
 {
     int touched = 0, sp = 0, naff = 0;
     c->body_epoch[x] = epoch;
@@ -66,28 +91,23 @@ static int push_out(rb_cpu_ctx *c, const pen_group *g, rb_seq_scratch *w, const 
             rb_float3 d_other;
             // eq. 2.5.5: a push may leave up to the tolerated penetration
             if (rb_seq_pushes(dy, n_yo, q->separation + st->threshold, &d_other)) {
-                if (!movable(c, g, other) || other == z)
+                if (!movable(c, g, other) || other == z ||
+                    push_body(c, w, other, d_other, epoch, &touched, &sp, limit) < 0)
                     return -1;
-                if (c->body_epoch[other] != epoch) {
-                    c->body_epoch[other] = epoch;
-                    w->touched[touched++] = other;
-                    if (touched >= limit)
-                        return -1;
-                } else if (rb_len_sq(d_other) <= rb_len_sq(rb_xyz(c->body_disp[other]))) {
-                    goto affected; // already pushed at least as far
-                }
-                if (sp >= w->cap_stack)
-                    return -1; // pathological chain: give up on this approach
-                c->body_disp[other] = rb_f4_from3(d_other, 0.0f);
-                w->stack[sp] = other;
-                w->stack_disp[sp++] = c->body_disp[other];
             }
-        affected:
             // contacts of the part's seam are brought up to date after the parts (correct_batch)
             if (in_group(c, g, k) && c->seq_epoch[k] != epoch) {
                 c->seq_epoch[k] = epoch;
                 w->affected[naff++] = k;
             }
+        }
+        if (!joined)
+            continue;
+        for (int e = c->body_joint_start[y]; e < c->body_joint_start[y + 1]; ++e) {
+            int other = c->body_joints[e];
+            if (other < 0 || !movable(c, g, other) || other == z ||
+                push_body(c, w, other, dy, epoch, &touched, &sp, limit) < 0)
+                return -1;
         }
     }
     *affected_count = naff;
@@ -104,22 +124,40 @@ static float closing_speed(const rb_cpu_ctx *c, const rb_seq_contact *q, int b, 
     return is_b ? -vn : vn;
 }
 
-// Corrects one penetrating contact; returns 1 if it could be corrected.
-static int correct_contact(rb_cpu_ctx *c, const pen_group *g, rb_seq_scratch *w, const pen_settings *st, int k,
-                           int *epoch)
+// The best approach so far: its bodies and displacements in w->best / best_disp, its contacts in
+// w->best_affected.
+typedef struct pen_best {
+    int count;    // bodies it displaces (fewer wins; ties to the earlier)
+    int affected; // contacts it changes
+} pen_best;
+
+static void keep_best(rb_seq_scratch *w, const rb_cpu_ctx *c, int count, int naff, pen_best *best)
 {
-    rb_scene *s = c->scene;
+    best->count = count;
+    best->affected = naff;
+    for (int i = 0; i < count; ++i) {
+        w->best[i] = w->touched[i];
+        w->best_disp[i] = c->body_disp[w->touched[i]];
+    }
+    memcpy(w->best_affected, w->affected, sizeof *w->affected * (size_t)naff);
+}
+
+// Contact k's ways out, joint partners moving along (`joined`) or not: the four of Fig. 11, the body
+// closing faster first (either body, back along its last motion or along the normal, the fewest bodies
+// displaced winning), and if none is valid the fifth (rubble's): lift the upper body against gravity.
+static void try_ways(rb_cpu_ctx *c, const pen_group *g, rb_seq_scratch *w, const pen_settings *st, int k, int joined,
+                     int *epoch, pen_best *best)
+{
+    const rb_scene *s = c->scene;
     const rb_seq_contact *q = &c->seq[k];
     float dcorr = q->separation + st->tolerance; // < 0: what has to go, leaving the tolerated part
     int body[2] = {q->body_a, q->body_b};
     int can[2] = {movable(c, g, q->body_a), movable(c, g, q->body_b)};
-    // the body closing faster goes first (Fig. 11); ties to B, as the thesis writes speed_A > speed_B
+    // ties to B, as the thesis writes speed_A > speed_B
     float sa = can[0] ? closing_speed(c, q, body[0], 0) : -RB_FLT_MAX;
     float sb = can[1] ? closing_speed(c, q, body[1], 1) : -RB_FLT_MAX;
     int fast = sa > sb ? 0 : 1;
     int order[2] = {fast, 1 - fast};
-
-    int best_count = 0x7fffffff, best_bodies = 0, best_affected = 0;
     for (int o = 0; o < 4; ++o) {
         int which = order[o / 2];
         if (!can[which])
@@ -133,37 +171,36 @@ static int correct_contact(rb_cpu_ctx *c, const pen_group *g, rb_seq_scratch *w,
             d = rb_seq_push_along_normal(q->normal, dcorr, which);
         }
         int naff = 0;
-        int count = push_out(c, g, w, st, body[which], d, body[1 - which], ++*epoch, best_count, &naff);
-        if (count < 0)
+        int limit = best->count > 0 ? best->count : 0x7fffffff;
+        int count = push_out(c, g, w, st, body[which], d, body[1 - which], joined, ++*epoch, limit, &naff);
+        if (count >= 0)
+            keep_best(w, c, count, naff, best);
+    }
+    if (best->count > 0 || rb_len_sq(st->up) == 0.0f)
+        return;
+    for (int which = 0; which < 2 && best->count == 0; ++which) {
+        rb_float3 d;
+        if (!can[which] || !rb_seq_push_up(q->normal, dcorr, which, st->up, &d))
             continue;
-        best_count = count;
-        best_bodies = count;
-        best_affected = naff;
-        for (int i = 0; i < count; ++i) {
-            w->best[i] = w->touched[i];
-            w->best_disp[i] = c->body_disp[w->touched[i]];
-        }
-        memcpy(w->best_affected, w->affected, sizeof *w->affected * (size_t)naff);
+        int naff = 0;
+        int count = push_out(c, g, w, st, body[which], d, body[1 - which], joined, ++*epoch, 0x7fffffff, &naff);
+        if (count >= 0)
+            keep_best(w, c, count, naff, best);
     }
-    if (best_bodies == 0 && rb_len_sq(st->up) > 0.0f) {
-        // all four invalid: lift the upper body against gravity (the fifth option, rubble's)
-        for (int which = 0; which < 2 && best_bodies == 0; ++which) {
-            rb_float3 d;
-            if (!can[which] || !rb_seq_push_up(q->normal, dcorr, which, st->up, &d))
-                continue;
-            int naff = 0;
-            int count = push_out(c, g, w, st, body[which], d, body[1 - which], ++*epoch, 0x7fffffff, &naff);
-            if (count < 0)
-                continue;
-            best_bodies = count;
-            best_affected = naff;
-            for (int i = 0; i < count; ++i) {
-                w->best[i] = w->touched[i];
-                w->best_disp[i] = c->body_disp[w->touched[i]];
-            }
-            memcpy(w->best_affected, w->affected, sizeof *w->affected * (size_t)naff);
-        }
-    }
+}
+
+// Corrects one penetrating contact; returns 1 if it could be corrected. Joined bodies move together
+// where they can, so the correction opens no joint; where they cannot (the contact is between two
+// bodies of one jointed group, or the group hangs from a fixed body) one body moves as in pe.
+static int correct_contact(rb_cpu_ctx *c, const pen_group *g, rb_seq_scratch *w, const pen_settings *st, int k,
+                           int *epoch)
+{
+    rb_scene *s = c->scene;
+    pen_best best = {0, 0};
+    try_ways(c, g, w, st, k, 1, epoch, &best);
+    if (best.count == 0 && c->joint_edge_count > 0)
+        try_ways(c, g, w, st, k, 0, epoch, &best);
+    int best_bodies = best.count, best_affected = best.affected;
     if (best_bodies == 0)
         return 0; // no valid way: the contact stays (Fig. 8)
 

@@ -665,9 +665,6 @@ static bool skipped_for_this_solver(const char *behaviour)
     } gaps[] = {
         {RB_SOLVER_BATCHED, "pendulum cradle", "touching balls share an impact"},
         {RB_SOLVER_SPLIT, "pendulum cradle", "touching balls share an impact"},
-        // pe resolves each impact alone, its joints after: tumbling down stairs the ragdoll's joints open
-        // up to 5.6 cm and overshoot limits by 8.5° at 4 substeps, 1.2 cm and 4° at 16
-        {RB_SOLVER_SEQUENTIAL, "ragdoll on stairs", "impacts open the joints up to 5.6 cm, limits 8.5°"},
     };
     rb_world_id w = pu_make_world(false);
     rb_solver solver = pu_solver(w);
@@ -700,8 +697,9 @@ static void test_newtons_cradle_of_five_pendulums_with_one_two_and_three_pulled(
 // first steps; from 0.25 s on, at every step of 4 s, each joint keeps its anchors within 1 cm and its
 // limits within 2° (hinge angle, cone swing and twist as rb_joint_get_coordinate and the frames give),
 // with the substeps a solver needs for impacts on joints: the soft solver 12 (4 mm and 0.74°; at its
-// default 4: 1.8 cm and 3.3°, at 8: 9 mm and 1.3°: its joints stiffen with the substeps), batched and
-// split 4 (5-7 mm and 0.85-1°; at their default 1: 3 cm and 4-9°); docs/joints.md.
+// default 4: 1.8 cm and 3.3°, at 8: 9 mm and 1.3°: its joints stiffen with the substeps), batched,
+// split and sequential 4 (5-7 mm and 0.85-1°; at their default 1: 3 cm and 4-9°; sequential 4 mm and
+// 0.4°); no contact deeper than 1 cm meanwhile (1-2 mm on every solver); docs/joints.md.
 static void test_ragdoll_down_the_stairs_keeps_its_joints(void **state)
 {
     (void)state;
@@ -725,9 +723,16 @@ static void test_ragdoll_down_the_stairs_keeps_its_joints(void **state)
     int n;
     RB_CHECK(rb_world_get_joints(w, j, 16, &n));
     assert_int_equal(n, 10);
-    double worst_gap = 0.0, worst_limit = 0.0;
+    double worst_gap = 0.0, worst_limit = 0.0, worst_depth = 0.0;
     for (int s = 0; s < 240; ++s) {
         pu_step(w, 1);
+        int nc = 0;
+        RB_CHECK(rb_world_get_contact_count(w, &nc));
+        for (int i = 0; i < nc; ++i) {
+            rb_contact ct;
+            RB_CHECK(rb_world_get_contacts(w, i, 1, &ct));
+            worst_depth = fmax(worst_depth, ct.depth);
+        }
         if (s < 15)
             continue;
         for (int i = 0; i < n; ++i) {
@@ -755,9 +760,10 @@ static void test_ragdoll_down_the_stairs_keeps_its_joints(void **state)
         }
     }
     print_message("ragdoll down the stairs, 4 s at %d substeps: largest anchor gap %.4f m, largest limit overshoot "
-                  "%.2f°\n", substeps, worst_gap, worst_limit * 180.0 / PU_PI);
+                  "%.2f°, deepest contact %.4f m\n", substeps, worst_gap, worst_limit * 180.0 / PU_PI, worst_depth);
     assert_true(worst_gap < 0.01);
     assert_true(worst_limit < 2.0 * PU_PI / 180.0);
+    assert_true(worst_depth < 0.01);
     rb_destroy_world(w);
 }
 
