@@ -774,7 +774,7 @@ void rb_seq_solve(rb_cpu_ctx *c, const rb_step_params *p)
             shocked += solve_batch(c, p, w, &c->batches[i], -1);
     }
     c->seq_shock_batches = shocked;
-    if (!guard && c->joint_edge_count > 0)
+    if (!guard && c->joint_edge_count > 0 && c->batch_count > 0) // without contacts the passes before suffice
         joint_rounds(c, p, &jst);
     int unresolved = 0;
     float thr = p->seq.resolution_threshold;
