@@ -257,8 +257,11 @@ static void correct_split_batch(rb_cpu_ctx *c, const rb_seq_batch *b, const pen_
         t->separation += rb_dot(rb_sub(db, da), t->normal);
     }
     // seam phase: every body of the batch may move; epochs restart above the parts' (fresh stamps)
-    for (int i = 0; i < b->body_count; ++i)
-        c->body_epoch[c->seq_batch_bodies[b->first_body + i]] = 0;
+    if (c->joint_edge_count > 0) // joined bodies without a contact move too: not in the batch's list
+        memset(c->body_epoch, 0, sizeof *c->body_epoch * (size_t)c->scene->body_slots);
+    else
+        for (int i = 0; i < b->body_count; ++i)
+            c->body_epoch[c->seq_batch_bodies[b->first_body + i]] = 0;
     for (int i = 0; i < b->contact_count; ++i)
         c->seq_epoch[contacts[i]] = 0;
     pen_group seam = {contacts, b->contact_count, -1};
