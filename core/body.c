@@ -17,42 +17,32 @@ rb_body_def rb_default_body_def(void)
     return d;
 }
 
-static void *grow_array(void *p, int old_n, int new_n, size_t size)
-{
-    void *q = realloc(p, (size_t)new_n * size);
-    if (q)
-        memset((char *)q + (size_t)old_n * size, 0, (size_t)(new_n - old_n) * size);
-    return q;
-}
-
 rb_status rb_reserve_body_slots(rb_world *w, int n)
 {
-    if (n <= w->scene.body_capacity && w->body_generation)
+    if (n <= w->scene.body_capacity && w->body_ids.generation)
         return RB_OK;
     int cap = w->scene.body_capacity > 0 ? w->scene.body_capacity : 64;
     while (cap < n)
         cap = cap < RB_MAX_BODIES / 2 ? cap * 2 : RB_MAX_BODIES;
     // host arrays are sized with the scene: grow them first against the old scene capacity (a world
     // created with a capacity hint has a scene capacity before it has host arrays)
-    int old = w->body_generation ? w->scene.body_capacity : 0;
+    int old = w->body_ids.generation ? w->scene.body_capacity : 0;
     void *p;
 #define GROW(field, type)                                                                          \
-    if (!(p = grow_array(w->field, old, cap, sizeof(type))))                                       \
+    if (!(p = rb_grow_zeroed(w->field, old, cap, sizeof(type))))                                       \
         return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing bodies to %d", cap);         \
     w->field = p;
-    GROW(body_generation, uint16_t)
     GROW(body_user_data, void *)
     GROW(body_first_shape, int)
     GROW(body_shape_count, int)
-    GROW(body_free, int)
     GROW(body_target_mass, float)
     if (w->body_mass_data) {
         GROW(body_mass_data, rb_mass_data)
     }
 #undef GROW
     // above every generation an earlier world in this world slot issued (world.h: id_generation_base)
-    for (int i = old; i < cap; ++i)
-        w->body_generation[i] = w->id_generation_base;
+    if (!rb_id_pool_grow(&w->body_ids, cap, w->id_generation_base))
+        return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing bodies to %d", cap);
     if (!rb_scene_reserve_bodies(&w->scene, cap))
         return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing bodies to %d", cap);
     return RB_OK;
@@ -60,7 +50,7 @@ rb_status rb_reserve_body_slots(rb_world *w, int n)
 
 rb_body_id rb_make_body_id(const rb_world *w, int slot)
 {
-    rb_body_id id = {slot + 1, (uint16_t)w->index, w->body_generation[slot]};
+    rb_body_id id = {slot + 1, (uint16_t)w->index, w->body_ids.generation[slot]};
     return id;
 }
 
@@ -71,7 +61,7 @@ rb_world *rb_get_body(rb_body_id id, int *slot, rb_status *status)
         return NULL;
     int b = id.index1 - 1;
     if (b >= w->scene.body_slots || !(w->scene.body_flags[b] & RB_BODY_ALIVE) ||
-        w->body_generation[b] != id.generation) {
+        !rb_id_pool_matches(&w->body_ids, b, id.generation)) {
         *status = rb_fail(w, RB_ERR_STALE_ID, "body id %d (generation %u) refers to a destroyed body", id.index1,
                           id.generation);
         return NULL;
@@ -88,7 +78,7 @@ bool rb_body_is_valid(rb_body_id id)
         return false;
     int b = id.index1 - 1;
     return b < w->scene.body_slots && (w->scene.body_flags[b] & RB_BODY_ALIVE) &&
-           w->body_generation[b] == id.generation;
+           rb_id_pool_matches(&w->body_ids, b, id.generation);
 }
 
 bool rb_body_equal(rb_body_id a, rb_body_id b)
@@ -142,10 +132,8 @@ rb_status rb_create_body(rb_world_id wid, const rb_body_def *def, rb_body_id *ou
     if ((s = rb_sync_from_backend(w)) != RB_OK)
         return s;
 
-    int b;
-    if (w->body_free_count > 0) {
-        b = w->body_free[w->body_free_count - 1];
-    } else {
+    int b = rb_id_pool_next_free(&w->body_ids);
+    if (b < 0) {
         if (w->scene.body_slots >= RB_MAX_BODIES)
             return rb_fail(w, RB_ERR_CAPACITY, "too many bodies: at most %d", RB_MAX_BODIES);
         if ((s = rb_reserve_body_slots(w, w->scene.body_slots + 1)) != RB_OK)
@@ -153,10 +141,9 @@ rb_status rb_create_body(rb_world_id wid, const rb_body_def *def, rb_body_id *ou
         b = w->scene.body_slots;
     }
     // nothing can fail from here on
-    if (w->body_free_count > 0 && w->body_free[w->body_free_count - 1] == b)
-        w->body_free_count--;
-    else
+    if (b == w->scene.body_slots)
         w->scene.body_slots++;
+    rb_id_pool_issue(&w->body_ids, b);
 
     rb_scene *sc = &w->scene;
     uint32_t type = (uint32_t)def->type;
@@ -175,7 +162,6 @@ rb_status rb_create_body(rb_world_id wid, const rb_body_def *def, rb_body_id *ou
                         (def->is_bullet ? RB_BODY_BULLET : 0u) |
                         (moving && (def->is_awake || !w->settings.enable_sleep) ? RB_BODY_AWAKE : 0u);
     sc->body_sleep_group[b] = -1;
-    w->body_generation[b]++;
     w->body_user_data[b] = def->user_data;
     w->body_first_shape[b] = -1;
     w->body_shape_count[b] = 0;
@@ -206,9 +192,8 @@ rb_status rb_destroy_body(rb_body_id id)
             rb_hull_add_user(w, rb_hull_of_shape(w, sh), -1);
         sc->shape_body[sh] = -1;
         sc->shape_type[sh] = -1;
-        w->shape_generation[sh]++;
+        rb_id_pool_release(&w->shape_ids, sh);
         w->shape_user_data[sh] = NULL;
-        w->shape_free[w->shape_free_count++] = sh;
         w->shape_count--;
         rb_scene_mark_shape(sc, sh);
         sh = next;
@@ -217,11 +202,10 @@ rb_status rb_destroy_body(rb_body_id id)
     sc->body_flags[b] = 0;
     sc->body_lin_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
     sc->body_ang_vel[b] = rb_f4(0.0f, 0.0f, 0.0f, 0.0f);
-    w->body_generation[b]++;
+    rb_id_pool_release(&w->body_ids, b);
     w->body_user_data[b] = NULL;
     w->body_first_shape[b] = -1;
     w->body_shape_count[b] = 0;
-    w->body_free[w->body_free_count++] = b;
     w->body_count--;
     rb_scene_mark_body(sc, b, RB_DIRTY_BODY_STATE | RB_DIRTY_BODY_PROPS);
     return RB_OK;
@@ -267,16 +251,6 @@ void rb_count_body_states(const rb_world *w, int *awake, int *frozen)
     *frozen = f;
 }
 
-// Removes the free-list entries at or above `slots` (a stack of n entries), keeping the others' order.
-static int drop_free_slots(int *free_list, int n, int slots)
-{
-    int kept = 0;
-    for (int i = 0; i < n; ++i)
-        if (free_list[i] < slots)
-            free_list[kept++] = free_list[i];
-    return kept;
-}
-
 void rb_trim_free_slots(rb_world *w, int body_slots, int shape_slots)
 {
     rb_scene *sc = &w->scene;
@@ -284,7 +258,7 @@ void rb_trim_free_slots(rb_world *w, int body_slots, int shape_slots)
         for (int b = body_slots; b < sc->body_slots; ++b)
             if (sc->body_flags[b] & RB_BODY_ALIVE)
                 return; // not all free: keep every slot (never happens for a load's own bodies)
-        w->body_free_count = drop_free_slots(w->body_free, w->body_free_count, body_slots);
+        rb_id_pool_trim(&w->body_ids, body_slots);
         sc->body_slots = body_slots;
         if (sc->dirty_body_hi > body_slots)
             sc->dirty_body_hi = body_slots;
@@ -295,7 +269,7 @@ void rb_trim_free_slots(rb_world *w, int body_slots, int shape_slots)
         for (int sh = shape_slots; sh < sc->shape_slots; ++sh)
             if (sc->shape_body[sh] >= 0)
                 return;
-        w->shape_free_count = drop_free_slots(w->shape_free, w->shape_free_count, shape_slots);
+        rb_id_pool_trim(&w->shape_ids, shape_slots);
         sc->shape_slots = shape_slots;
         if (sc->dirty_shape_hi > shape_slots)
             sc->dirty_shape_hi = shape_slots;

@@ -48,7 +48,7 @@ static const char *type_name(int type)
 
 static rb_joint_id make_id(const rb_world *w, int slot)
 {
-    rb_joint_id id = {slot + 1, (uint16_t)w->index, w->joint_generation[slot]};
+    rb_joint_id id = {slot + 1, (uint16_t)w->index, w->joint_ids.generation[slot]};
     return id;
 }
 
@@ -58,7 +58,7 @@ static rb_world *get_joint(rb_joint_id id, int *slot, rb_status *status)
     if (!w)
         return NULL;
     int j = id.index1 - 1;
-    if (j >= w->scene.joint_slots || w->scene.joints[j].type < 0 || w->joint_generation[j] != id.generation) {
+    if (j >= w->scene.joint_slots || w->scene.joints[j].type < 0 || !rb_id_pool_matches(&w->joint_ids, j, id.generation)) {
         *status = rb_fail(w, RB_ERR_STALE_ID, "joint id %d (generation %u) refers to a destroyed joint", id.index1,
                           id.generation);
         return NULL;
@@ -74,7 +74,8 @@ bool rb_joint_is_valid(rb_joint_id id)
     if (!w) // also for index1 <= 0, whose slot index1 - 1 may not be computed
         return false;
     int j = id.index1 - 1;
-    return j < w->scene.joint_slots && w->scene.joints[j].type >= 0 && w->joint_generation[j] == id.generation;
+    return j < w->scene.joint_slots && w->scene.joints[j].type >= 0 &&
+           rb_id_pool_matches(&w->joint_ids, j, id.generation);
 }
 
 bool rb_joint_equal(rb_joint_id a, rb_joint_id b)
@@ -94,20 +95,12 @@ static rb_status reserve_joints(rb_world *w, int n)
     if (!joints)
         return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing joints to %d", cap);
     sc->joints = joints;
-    uint16_t *gen = realloc(w->joint_generation, sizeof *gen * (size_t)cap);
-    if (!gen)
-        return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing joints to %d", cap);
-    w->joint_generation = gen;
     void **user = realloc(w->joint_user_data, sizeof *user * (size_t)cap);
     if (!user)
         return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing joints to %d", cap);
     w->joint_user_data = user;
-    int *free_list = realloc(w->joint_free, sizeof *free_list * (size_t)cap);
-    if (!free_list)
+    if (!rb_id_pool_grow(&w->joint_ids, cap, w->id_generation_base))
         return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing joints to %d", cap);
-    w->joint_free = free_list;
-    for (int i = sc->joint_capacity; i < cap; ++i)
-        w->joint_generation[i] = w->id_generation_base;
     sc->joint_capacity = cap;
     return RB_OK;
 }
@@ -295,10 +288,8 @@ rb_status rb_create_joint(rb_world_id wid, const rb_joint_def *d, rb_joint_id *o
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "break_force and break_torque must be finite and >= 0, got %g and %g",
                        d->break_force, d->break_torque);
 
-    int j;
-    if (w->joint_free_count > 0) {
-        j = w->joint_free[w->joint_free_count - 1];
-    } else {
+    int j = rb_id_pool_next_free(&w->joint_ids);
+    if (j < 0) {
         if (sc->joint_slots >= RB_MAX_JOINTS)
             return rb_fail(w, RB_ERR_CAPACITY, "too many joints: at most %d", RB_MAX_JOINTS);
         if ((s = reserve_joints(w, sc->joint_slots + 1)) != RB_OK)
@@ -308,8 +299,7 @@ rb_status rb_create_joint(rb_world_id wid, const rb_joint_def *d, rb_joint_id *o
     // nothing can fail from here on
     if (j == sc->joint_slots)
         sc->joint_slots++;
-    else
-        w->joint_free_count--;
+    rb_id_pool_issue(&w->joint_ids, j);
     rb_joint *k = &sc->joints[j];
     memset(k, 0, sizeof *k);
     k->body_a = a;
@@ -334,7 +324,6 @@ rb_status rb_create_joint(rb_world_id wid, const rb_joint_def *d, rb_joint_id *o
     k->breaking = rb_f4(d->break_force, d->break_torque, 0.0f, 0.0f);
     k->flags = RB_JF_ENABLED | (limited ? RB_JF_LIMIT : 0u) | (motor ? RB_JF_MOTOR : 0u) |
                (spring ? RB_JF_SPRING_ON : 0u) | (d->collide_connected ? RB_JF_COLLIDE : 0u);
-    w->joint_generation[j]++;
     w->joint_user_data[j] = d->user_data;
     w->joint_count++;
     sc->joint_version++;
@@ -358,9 +347,8 @@ static void free_joint(rb_world *w, int j)
     memset(k, 0, sizeof *k);
     k->type = -1;
     k->body_a = k->body_b = -1;
-    w->joint_generation[j]++;
+    rb_id_pool_release(&w->joint_ids, j);
     w->joint_user_data[j] = NULL;
-    w->joint_free[w->joint_free_count++] = j;
     w->joint_count--;
     sc->joint_version++;
     sc->dirty |= RB_DIRTY_JOINTS;
@@ -400,12 +388,9 @@ void rb_destroy_body_joints(rb_world *w, int body)
 
 void rb_free_joints(rb_world *w)
 {
-    free(w->joint_generation);
+    rb_id_pool_free(&w->joint_ids);
     free(w->joint_user_data);
-    free(w->joint_free);
-    w->joint_generation = NULL;
     w->joint_user_data = NULL;
-    w->joint_free = NULL;
 }
 
 // ---- reading ----

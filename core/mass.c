@@ -109,7 +109,7 @@ static void sums_rebuild(rb_world *w, int b, rb_mass_sums *m)
 static void sums_key(const rb_world *w, int b, rb_mass_sums *m)
 {
     m->body = b + 1;
-    m->generation = w->body_generation[b];
+    m->generation = w->body_ids.generation[b];
     m->head = w->body_first_shape[b];
     m->count = w->body_shape_count[b];
 }
@@ -136,7 +136,7 @@ void rb_flush_body_bound(rb_world *w)
     w->bound_pending = 0;
     rb_scene *sc = &w->scene;
     if (b < 0 || b >= sc->body_slots || !(sc->body_flags[b] & RB_BODY_ALIVE) ||
-        w->body_generation[b] != w->bound_pending_generation)
+        w->body_ids.generation[b] != w->bound_pending_generation)
         return;
     sc->body_local_center[b].w = body_bound(w, b, rb_xyz(sc->body_local_center[b]));
     rb_scene_mark_body(sc, b, RB_DIRTY_BODY_PROPS);
@@ -157,7 +157,7 @@ static void store_mass(rb_world *w, int b, float mass, rb_float3 center, rb_floa
         if (w->bound_pending != b + 1) {
             rb_flush_body_bound(w);
             w->bound_pending = b + 1;
-            w->bound_pending_generation = w->body_generation[b];
+            w->bound_pending_generation = w->body_ids.generation[b];
         }
         bound = rb_maxf(old_center.w + rb_len(rb_sub(center, rb_xyz(old_center))), shape_bound(sc, added, center));
     } else {
@@ -278,7 +278,7 @@ rb_status rb_body_mass_add_shape(rb_world *w, int b, int sh, bool check_only)
 {
     // the kept sums are this body's exactly when they cover the list behind the new head
     const rb_mass_sums *kept = &w->mass_sums;
-    if (kept->body != b + 1 || kept->generation != w->body_generation[b] || kept->head != w->shape_next[sh] ||
+    if (kept->body != b + 1 || kept->generation != w->body_ids.generation[b] || kept->head != w->shape_next[sh] ||
         kept->count != w->body_shape_count[b] - 1)
         return rb_update_body_mass(w, b, check_only);
     rb_mass_sums m = *kept;

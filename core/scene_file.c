@@ -1883,11 +1883,7 @@ static void trim_free_joint_slots(rb_world *w, int slots)
     for (int j = slots; j < sc->joint_slots; ++j)
         if (sc->joints[j].type >= 0)
             return; // not all free: keep every slot (never happens for a load's own joints)
-    int kept = 0;
-    for (int i = 0; i < w->joint_free_count; ++i)
-        if (w->joint_free[i] < slots)
-            w->joint_free[kept++] = w->joint_free[i];
-    w->joint_free_count = kept;
+    rb_id_pool_trim(&w->joint_ids, slots);
     if (slots < sc->joint_slots)
         sc->joint_slots = slots;
 }

@@ -23,34 +23,24 @@ rb_shape_def rb_default_shape_def(void)
     return d;
 }
 
-static void *grow_array(void *p, int old_n, int new_n, size_t size)
-{
-    void *q = realloc(p, (size_t)new_n * size);
-    if (q)
-        memset((char *)q + (size_t)old_n * size, 0, (size_t)(new_n - old_n) * size);
-    return q;
-}
-
 rb_status rb_reserve_shape_slots(rb_world *w, int n)
 {
-    if (n <= w->scene.shape_capacity && w->shape_generation)
+    if (n <= w->scene.shape_capacity && w->shape_ids.generation)
         return RB_OK;
     int cap = w->scene.shape_capacity > 0 ? w->scene.shape_capacity : 64;
     while (cap < n)
         cap = cap < RB_MAX_SHAPES / 2 ? cap * 2 : RB_MAX_SHAPES;
-    int old = w->shape_generation ? w->scene.shape_capacity : 0; // see rb_reserve_body_slots
+    int old = w->shape_ids.generation ? w->scene.shape_capacity : 0; // see rb_reserve_body_slots
     void *p;
 #define GROW(field, type)                                                                          \
-    if (!(p = grow_array(w->field, old, cap, sizeof(type))))                                       \
+    if (!(p = rb_grow_zeroed(w->field, old, cap, sizeof(type))))                                       \
         return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing shapes to %d", cap);         \
     w->field = p;
-    GROW(shape_generation, uint16_t)
     GROW(shape_user_data, void *)
     GROW(shape_next, int)
-    GROW(shape_free, int)
 #undef GROW
-    for (int i = old; i < cap; ++i)
-        w->shape_generation[i] = w->id_generation_base; // as body slots (body.c)
+    if (!rb_id_pool_grow(&w->shape_ids, cap, w->id_generation_base)) // as body slots (body.c)
+        return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing shapes to %d", cap);
     if (!rb_scene_reserve_shapes(&w->scene, cap))
         return rb_fail(w, RB_ERR_OUT_OF_MEMORY, "out of memory growing shapes to %d", cap);
     return RB_OK;
@@ -58,7 +48,7 @@ rb_status rb_reserve_shape_slots(rb_world *w, int n)
 
 rb_shape_id rb_make_shape_id(const rb_world *w, int slot)
 {
-    rb_shape_id id = {slot + 1, (uint16_t)w->index, w->shape_generation[slot]};
+    rb_shape_id id = {slot + 1, (uint16_t)w->index, w->shape_ids.generation[slot]};
     return id;
 }
 
@@ -68,7 +58,7 @@ rb_world *rb_get_shape(rb_shape_id id, int *slot, rb_status *status)
     if (!w)
         return NULL;
     int sh = id.index1 - 1;
-    if (sh >= w->scene.shape_slots || w->scene.shape_body[sh] < 0 || w->shape_generation[sh] != id.generation) {
+    if (sh >= w->scene.shape_slots || w->scene.shape_body[sh] < 0 || !rb_id_pool_matches(&w->shape_ids, sh, id.generation)) {
         *status = rb_fail(w, RB_ERR_STALE_ID, "shape id %d (generation %u) refers to a destroyed shape", id.index1,
                           id.generation);
         return NULL;
@@ -84,7 +74,8 @@ bool rb_shape_is_valid(rb_shape_id id)
     if (!w) // also for index1 <= 0, whose slot index1 - 1 may not be computed
         return false;
     int sh = id.index1 - 1;
-    return sh < w->scene.shape_slots && w->scene.shape_body[sh] >= 0 && w->shape_generation[sh] == id.generation;
+    return sh < w->scene.shape_slots && w->scene.shape_body[sh] >= 0 &&
+           rb_id_pool_matches(&w->shape_ids, sh, id.generation);
 }
 
 bool rb_shape_equal(rb_shape_id a, rb_shape_id b)
@@ -178,11 +169,8 @@ static rb_status create_shape(rb_body_id body_id, const rb_shape_def *def, int t
     if (type == RB_GEOM_PLANE && rb_scene_body_type(sc, b) != RB_BODY_STATIC_T)
         return rb_fail(w, RB_ERR_INVALID_ARGUMENT, "plane shapes are allowed on static bodies only");
 
-    int sh;
-    bool from_free = w->shape_free_count > 0;
-    if (from_free) {
-        sh = w->shape_free[w->shape_free_count - 1];
-    } else {
+    int sh = rb_id_pool_next_free(&w->shape_ids);
+    if (sh < 0) {
         if (sc->shape_slots >= RB_MAX_SHAPES)
             return rb_fail(w, RB_ERR_CAPACITY, "too many shapes: at most %d", RB_MAX_SHAPES);
         if ((s = rb_reserve_shape_slots(w, sc->shape_slots + 1)) != RB_OK)
@@ -212,11 +200,9 @@ static rb_status create_shape(rb_body_id body_id, const rb_shape_def *def, int t
         sc->body_flags[b] = old_flags;
         return s;
     }
-    if (from_free)
-        w->shape_free_count--;
-    else
+    if (sh == sc->shape_slots)
         sc->shape_slots++;
-    w->shape_generation[sh]++;
+    rb_id_pool_issue(&w->shape_ids, sh);
     w->shape_user_data[sh] = def->user_data;
     w->shape_count++;
     if (type == RB_GEOM_CONVEX)
@@ -364,9 +350,8 @@ rb_status rb_destroy_shape(rb_shape_id id)
     }
     rb_wake_touching(w, b);
     w->contacts_stale = true;
-    w->shape_generation[sh]++;
+    rb_id_pool_release(&w->shape_ids, sh);
     w->shape_user_data[sh] = NULL;
-    w->shape_free[w->shape_free_count++] = sh;
     w->shape_count--;
     if (saved_type == RB_GEOM_CONVEX)
         rb_hull_add_user(w, rb_hull_of_shape(w, sh), -1);

@@ -245,17 +245,15 @@ static void free_world_memory(rb_world *w)
     free(w->step_backup);
     rb_free_joints(w);
     rb_free_hulls(w);
-    free(w->body_generation);
+    rb_id_pool_free(&w->body_ids);
     free(w->body_user_data);
     free(w->body_first_shape);
     free(w->body_shape_count);
-    free(w->body_free);
     free(w->body_target_mass);
     free(w->body_mass_data);
-    free(w->shape_generation);
+    rb_id_pool_free(&w->shape_ids);
     free(w->shape_user_data);
     free(w->shape_next);
-    free(w->shape_free);
     free(w->events);
 }
 
@@ -263,22 +261,13 @@ static void free_world_memory(rb_world *w)
 // wrap at 65,536, as within a world): where the next world in the slot starts its ids.
 static uint16_t next_id_generation_base(const rb_world *w)
 {
-    uint16_t base = w->id_generation_base, span = 0;
-    int bodies = w->body_generation ? w->scene.body_capacity : 0;
-    int shapes = w->shape_generation ? w->scene.shape_capacity : 0;
-    for (int i = 0; i < bodies; ++i)
-        if ((uint16_t)(w->body_generation[i] - base) > span)
-            span = (uint16_t)(w->body_generation[i] - base);
-    for (int i = 0; i < shapes; ++i)
-        if ((uint16_t)(w->shape_generation[i] - base) > span)
-            span = (uint16_t)(w->shape_generation[i] - base);
-    int joints = w->joint_generation ? w->scene.joint_capacity : 0;
-    for (int i = 0; i < joints; ++i)
-        if ((uint16_t)(w->joint_generation[i] - base) > span)
-            span = (uint16_t)(w->joint_generation[i] - base);
-    uint16_t hulls = rb_hull_generation_span(w, base);
-    if (hulls > span)
-        span = hulls;
+    uint16_t base = w->id_generation_base;
+    uint16_t spans[] = {rb_id_pool_span(&w->body_ids, base), rb_id_pool_span(&w->shape_ids, base),
+                        rb_id_pool_span(&w->joint_ids, base), rb_hull_generation_span(w, base)};
+    uint16_t span = 0;
+    for (size_t i = 0; i < sizeof spans / sizeof spans[0]; ++i)
+        if (spans[i] > span)
+            span = spans[i];
     return (uint16_t)(base + span + 1u);
 }
 

@@ -7,6 +7,7 @@
 
 #include "../api/rubble.h"
 #include "backend.h"
+#include "id_pool.h"
 #include "scene.h"
 
 #define RB_MAX_WORLDS 128
@@ -49,12 +50,10 @@ typedef struct rb_world {
     rb_scene scene;
 
     // host-only per-body data
-    uint16_t *body_generation;
+    rb_id_pool body_ids;     // generations and free slots (id_pool.h)
     void **body_user_data;
     int *body_first_shape;   // head of the body's shape list, -1 = none
     int *body_shape_count;
-    int *body_free;          // stack of free body slots
-    int body_free_count;
     int body_count;          // live bodies
     float *body_target_mass; // mass asked for in rb_body_def (0 = from densities)
     // The mass data the application set (bodies with RB_BODY_FIXED_MASS), kept while the body is static
@@ -65,11 +64,9 @@ typedef struct rb_world {
     uint16_t bound_pending_generation;
 
     // host-only per-shape data
-    uint16_t *shape_generation;
+    rb_id_pool shape_ids;
     void **shape_user_data;
     int *shape_next;         // next shape of the same body, -1 = end
-    int *shape_free;
-    int shape_free_count;
     int shape_count;
 
     // host-only per-hull data (core/hull.c); the records are in scene.hull_pool
@@ -78,10 +75,8 @@ typedef struct rb_world {
     int hull_count;
 
     // host-only per-joint data (core/joint.c)
-    uint16_t *joint_generation;
+    rb_id_pool joint_ids;
     void **joint_user_data;
-    int *joint_free;
-    int joint_free_count;
     int joint_count;
 
     const rb_backend_ops *ops;
