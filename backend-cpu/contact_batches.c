@@ -280,37 +280,15 @@ static int build_adjacency(rb_cpu_ctx *c, rb_float3 gravity)
     return 1;
 }
 
-// Each body's joint partners (CSR over the joint edges), for the penetration correction, which moves
-// a body's joint partners with it.
+// Each body's joint edges (CSR, rb_edge_body_lists in edge order), for the penetration correction,
+// which moves a body's joint partners with it.
 static int build_joint_adjacency(rb_cpu_ctx *c)
 {
     const rb_scene *s = c->scene;
-    int nb = s->body_slots, n = c->joint_edge_count;
-    int *start = c->body_joint_start;
-    memset(start, 0, sizeof *start * (size_t)(nb + 1));
-    for (int i = 0; i < n; ++i) {
-        rb_constraint_edge e = c->joint_edges[i];
-        if (rb_takes_impulses(s->body_flags, e.body_a))
-            start[e.body_a + 1]++;
-        if (rb_takes_impulses(s->body_flags, e.body_b))
-            start[e.body_b + 1]++;
-    }
-    for (int b = 0; b < nb; ++b)
-        start[b + 1] += start[b];
-    if (!rb_cpu_reserve((void **)&c->body_joints, &c->body_joints_cap, start[nb] > 0 ? start[nb] : 1,
-                        sizeof *c->body_joints))
+    int n = c->joint_edge_count;
+    if (!rb_cpu_reserve((void **)&c->body_joints, &c->body_joints_cap, n > 0 ? 2 * n : 1, sizeof *c->body_joints))
         return 0;
-    int *fill = c->body_epoch; // scratch: next free slot per body
-    memcpy(fill, start, sizeof *fill * (size_t)nb);
-    for (int i = 0; i < n; ++i) {
-        rb_constraint_edge e = c->joint_edges[i];
-        int ta = rb_takes_impulses(s->body_flags, e.body_a), tb = rb_takes_impulses(s->body_flags, e.body_b);
-        if (ta)
-            c->body_joints[fill[e.body_a]++] = tb ? e.body_b : -1;
-        if (tb)
-            c->body_joints[fill[e.body_b]++] = ta ? e.body_a : -1;
-    }
-    memset(c->body_epoch, 0, sizeof *c->body_epoch * (size_t)nb);
+    rb_edge_body_lists(n, c->joint_edges, 0, s->body_slots, s->body_flags, c->body_joint_start, c->body_joints);
     return 1;
 }
 

@@ -143,8 +143,8 @@ struct rb_cpu_ctx {
     int *body_contact_start;      // adjacency of non-fixed bodies (CSR, seq_body_cap entries)
     int *body_contacts;
     int body_contacts_cap;
-    int *body_joint_start;        // each body's joint partners (CSR, seq_body_cap entries): the other end's
-    int *body_joints;             // body, or -1 where it takes no impulse (the world, static, kinematic)
+    int *body_joint_start;        // each body's joint edges (CSR, seq_body_cap entries; rb_edge_body_lists:
+    int *body_joints;             // joint edge * 2 + side, side 0: the body is A)
     int body_joints_cap;
     int *body_batch;              // batch of each body (-1: none); also union-find scratch
     int *body_part;               // part of a split batch

@@ -104,8 +104,9 @@ static int push_out(rb_cpu_ctx *c, const pen_group *g, rb_seq_scratch *w, const 
         if (!joined)
             continue;
         for (int e = c->body_joint_start[y]; e < c->body_joint_start[y + 1]; ++e) {
-            int other = c->body_joints[e];
-            if (other < 0 || !movable(c, g, other) || other == z ||
+            rb_constraint_edge je = c->joint_edges[c->body_joints[e] >> 1];
+            int other = c->body_joints[e] & 1 ? je.body_a : je.body_b;
+            if (!rb_takes_impulses(c->scene->body_flags, other) || !movable(c, g, other) || other == z ||
                 push_body(c, w, other, dy, epoch, &touched, &sp, limit) < 0)
                 return -1;
         }

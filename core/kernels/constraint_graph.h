@@ -176,14 +176,15 @@ RB_FN void rb_unite_batches(int n, RB_GLOBAL const rb_constraint_edge *edges, RB
 
 // CSR of the edges each body takes impulses from: the entries of body b are
 // list[start[b] .. start[b + 1]), each `position * 2 + side` (side 0: the body is A), in solve order:
-// edge order[i] has position i (the order the constraints lie in memory). start has nb + 1 entries.
+// edge order[i] has position i (the order the constraints lie in memory; order 0: edge i). start has nb + 1
+// entries.
 RB_FN void rb_edge_body_lists(int n, RB_GLOBAL const rb_constraint_edge *edges, RB_GLOBAL const int *order, int nb,
                               RB_GLOBAL const unsigned int *flags, RB_GLOBAL int *start, RB_GLOBAL int *list)
 {
     for (int b = 0; b <= nb; ++b)
         start[b] = 0;
     for (int i = 0; i < n; ++i) {
-        rb_constraint_edge e = edges[order[i]];
+        rb_constraint_edge e = edges[order ? order[i] : i];
         if (rb_takes_impulses(flags, e.body_a))
             start[e.body_a + 1]++;
         if (rb_takes_impulses(flags, e.body_b))
@@ -193,7 +194,7 @@ RB_FN void rb_edge_body_lists(int n, RB_GLOBAL const rb_constraint_edge *edges, 
         start[b + 1] += start[b];
     // start[b] walks forward over the fill, then takes its neighbour's value back
     for (int i = 0; i < n; ++i) {
-        rb_constraint_edge e = edges[order[i]];
+        rb_constraint_edge e = edges[order ? order[i] : i];
         if (rb_takes_impulses(flags, e.body_a))
             list[start[e.body_a]++] = 2 * i;
         if (rb_takes_impulses(flags, e.body_b))
