@@ -92,6 +92,7 @@ rb_status rb_cpu_solve_batched(rb_cpu_ctx *c, const rb_step_params *p)
     st.slop = p->linear_slop;
     st.max_push = p->max_push_velocity;
     float threshold = p->restitution_threshold;
+    rb_joint_settings jpos = rb_cpu_joint_settings(p, RB_JOINT_PASS_POSITION);
 
     int n = c->manifold_count;
 #pragma omp parallel num_threads(c->team)
@@ -111,8 +112,10 @@ rb_status rb_cpu_solve_batched(rb_cpu_ctx *c, const rb_step_params *p)
         rb_cpu_shock_pass_rigid(c, st, 0);
         if (c->any_restitution)
             sweep(c, RB_OP_RESTITUTION, st, threshold);
-        for (int it = 0; it < p->position_iterations; ++it)
+        for (int it = 0; it < p->position_iterations; ++it) {
+            rb_cpu_joints_solve(c, &jpos);
             sweep(c, RB_OP_POSITION, st, threshold);
+        }
         rb_cpu_shock_pass_rigid(c, st, 1);
         store_impulses(c, st.inv_h, st.slop);
     }

@@ -129,6 +129,7 @@ rb_status rb_cpu_solve_split(rb_cpu_ctx *c, const rb_step_params *p)
     set.slop = p->linear_slop;
     set.max_push = p->max_push_velocity;
     float threshold = p->restitution_threshold;
+    rb_joint_settings jpos = rb_cpu_joint_settings(p, RB_JOINT_PASS_POSITION);
     int n = c->edge_count;
     rb_scene *sc = c->scene;
 #pragma omp parallel num_threads(c->team)
@@ -153,8 +154,10 @@ rb_status rb_cpu_solve_split(rb_cpu_ctx *c, const rb_step_params *p)
         if (c->any_restitution)
             for (int it = 0; it < RB_SPLIT_RESTITUTION_SWEEPS; ++it)
                 sweep(c, OP_RESTITUTION, set, threshold);
-        for (int it = 0; it < p->position_iterations; ++it)
+        for (int it = 0; it < p->position_iterations; ++it) {
+            rb_cpu_joints_solve(c, &jpos);
             sweep(c, OP_POSITION, set, threshold);
+        }
         rb_cpu_shock_pass_rigid(c, set, 1);
     }
     rb_cpu_store_impulses(c, set.inv_h, set.slop);

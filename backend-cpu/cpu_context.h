@@ -235,6 +235,8 @@ rb_status rb_cpu_build_joint_edges(rb_cpu_ctx *c);
 void rb_cpu_color_joints(rb_cpu_ctx *c);
 rb_joint_settings rb_cpu_joint_settings(const rb_step_params *p, int pass);
 void rb_cpu_joints_warm_start(rb_cpu_ctx *c, const rb_joint_settings *st);
+// One pass of the joints' rows; with RB_JOINT_PASS_POSITION on the pseudo velocities (the rigid solvers'
+// position pass).
 void rb_cpu_joints_solve(rb_cpu_ctx *c, const rb_joint_settings *st);
 void rb_cpu_joints_finish(rb_cpu_ctx *c, float inv_h);
 rb_status rb_cpu_update_nocollide(rb_cpu_ctx *c);

@@ -62,14 +62,15 @@ void rb_cpu_color_joints(rb_cpu_ctx *c)
 static void joint_op(rb_cpu_ctx *c, int edge, const rb_joint_settings *st, int op)
 {
     rb_scene *s = c->scene;
+    int position = st->pass == RB_JOINT_PASS_POSITION; // on the pseudo velocities
     // the soft solver keeps the world inverse inertia of the current poses (integrate_positions)
     int cur = c->solver->current_inertia;
     int fresh = c->joint_geometry_epoch[edge] != c->pose_epoch;
     c->joint_geometry_epoch[edge] = c->pose_epoch;
     rb_joint_op(&s->joints[c->joint_edges[edge].first_row], op, st, s->body_flags, s->body_pos, s->body_rot,
-                     s->body_lin_vel, s->body_ang_vel, s->body_inv_inertia_diag, s->body_inv_inertia_offdiag,
-                     cur ? c->cur_inv_inertia_diag : NULL, cur ? c->cur_inv_inertia_offdiag : NULL,
-                     &c->joint_geometry[edge], fresh);
+                position ? c->pseudo_lin_vel : s->body_lin_vel, position ? c->pseudo_ang_vel : s->body_ang_vel,
+                s->body_inv_inertia_diag, s->body_inv_inertia_offdiag, cur ? c->cur_inv_inertia_diag : NULL,
+                cur ? c->cur_inv_inertia_offdiag : NULL, &c->joint_geometry[edge], fresh);
 }
 
 // A pass over the joints colour by colour, then the overflow one by one. Called inside a parallel

@@ -760,10 +760,12 @@ typedef struct gpu_solver {
 } gpu_solver;
 
 // The joints' pass by colours (kernels/device_joints.h), as the CPU's rb_cpu_joints_warm_start /
-// rb_cpu_joints_solve: the rigid solvers' Baumgarte rows (RB_JOINT_PASS_RIGID).
-static rb_status joints_sweep(rb_gpu_ctx *c, int op, const rb_step_params *p)
+// rb_cpu_joints_solve: the rigid solvers' Baumgarte rows (RB_JOINT_PASS_RIGID), or their rows on the
+// pseudo velocities in the position pass (RB_JOINT_PASS_POSITION).
+static rb_status joints_sweep(rb_gpu_ctx *c, int op, const rb_step_params *p, int pass)
 {
-    const int pass = RB_JOINT_PASS_RIGID;
+    const rb_gpu_buf *lin = pass == RB_JOINT_PASS_POSITION ? &c->plin : &c->lin;
+    const rb_gpu_buf *ang = pass == RB_JOINT_PASS_POSITION ? &c->pang : &c->ang;
     if (c->joint_edge_count == 0)
         return RB_OK;
     rb_joint_args ja = rb_joint_args_of(rb_joint_settings_make(p->dt, p->inv_dt, p->joint_hertz, p->joint_damping_ratio,
@@ -777,7 +779,7 @@ static rb_status joints_sweep(rb_gpu_ctx *c, int op, const rb_step_params *p)
             continue;
         karg a = kbegin(c, overflow ? K_JOINTS_SERIAL : K_JOINTS_COLOR);
         ai(&a, lo), ai(&a, n), arg(&a, sizeof ja, &ja), am(&a, &c->joints), am(&a, &c->joint_order), am(&a, &c->flags),
-            am(&a, &c->pos), am(&a, &c->rot), am(&a, &c->lin), am(&a, &c->ang), am(&a, &c->inv_diag), am(&a, &c->inv_off),
+            am(&a, &c->pos), am(&a, &c->rot), am(&a, lin), am(&a, ang), am(&a, &c->inv_diag), am(&a, &c->inv_off),
             am(&a, &c->joint_kept);
         TRY(go(&a, overflow ? 1 : (size_t)n, "solve_constraints"));
     }
@@ -827,9 +829,9 @@ rb_status rb_gpu_solve_constraints(rb_backend_ctx *ctx, const rb_step_params *p)
         // joints alone (no contact this step): warm start, the iterations, the reactions
         if (c->joint_edge_count == 0)
             return RB_OK;
-        TRY(joints_sweep(c, RB_JOINT_OP_WARM, p));
+        TRY(joints_sweep(c, RB_JOINT_OP_WARM, p, RB_JOINT_PASS_RIGID));
         for (int it = 0; it < p->iterations; ++it)
-            TRY(joints_sweep(c, RB_JOINT_OP_SOLVE, p));
+            TRY(joints_sweep(c, RB_JOINT_OP_SOLVE, p, RB_JOINT_PASS_RIGID));
         return joints_finish(c, p);
     }
     solve_args sa = {p->inv_dt, p->position_correction, p->linear_slop, p->max_push_velocity,
@@ -845,17 +847,19 @@ rb_status rb_gpu_solve_constraints(rb_backend_ctx *ctx, const rb_step_params *p)
         TRY(go(&a, (size_t)nm, "solve_constraints"));
     }
     TRY(sweep(c, RB_OP_WARM_START, &sa));
-    TRY(joints_sweep(c, RB_JOINT_OP_WARM, p));
+    TRY(joints_sweep(c, RB_JOINT_OP_WARM, p, RB_JOINT_PASS_RIGID));
     for (int it = 0; it < p->iterations; ++it) {
-        TRY(joints_sweep(c, RB_JOINT_OP_SOLVE, p));
+        TRY(joints_sweep(c, RB_JOINT_OP_SOLVE, p, RB_JOINT_PASS_RIGID));
         TRY(sweep(c, RB_OP_SOLVE, &sa));
     }
     TRY(shock_pass(c, 0, &sa));
     if (c->any_restitution)
         for (int it = 0; it < o->restitution_sweeps; ++it)
             TRY(sweep(c, RB_OP_RESTITUTION, &sa));
-    for (int it = 0; it < p->position_iterations; ++it)
+    for (int it = 0; it < p->position_iterations; ++it) {
+        TRY(joints_sweep(c, RB_JOINT_OP_SOLVE, p, RB_JOINT_PASS_POSITION));
         TRY(sweep(c, RB_OP_POSITION, &sa));
+    }
     TRY(shock_pass(c, 1, &sa));
     a = kbegin(c, K_STORE_IMPULSES);
     ai(&a, nm), af(&a, sa.inv_h), af(&a, sa.slop), am(&a, &c->cons), am(&a, &c->points), am(&a, &c->color_order),
